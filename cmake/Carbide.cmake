@@ -1,0 +1,60 @@
+# carbide_add_kernels(<target> SOURCES <file>... [CUDA_ARCHS 90 ...] [OUTPUT_DIR <dir>])
+#
+# Translates each source before <target> builds (re-running only when the source or a header it
+# read changes, through the translator's depfile), compiles the generated host stubs into the
+# target, force-includes the generated API header into the source so `kernels::load` resolves
+# (in the build and in clangd), and links the Carbide runtime.
+#
+# Without the translator (CARBIDE_BUILD_TRANSLATOR=OFF, e.g. on a GPU machine without LLVM), the
+# files are taken from CARBIDE_PREGENERATED_DIR/<stem>/, as `carbide translate` wrote them.
+function(carbide_add_kernels target)
+  cmake_parse_arguments(ARG "" "OUTPUT_DIR" "SOURCES;CUDA_ARCHS" ${ARGN})
+  if(NOT ARG_SOURCES)
+    message(FATAL_ERROR "carbide_add_kernels(${target}): SOURCES is required")
+  endif()
+  if(NOT ARG_CUDA_ARCHS)
+    set(ARG_CUDA_ARCHS 90)
+  endif()
+  set(arch_flags)
+  foreach(arch IN LISTS ARG_CUDA_ARCHS)
+    list(APPEND arch_flags --cuda-arch sm_${arch})
+  endforeach()
+
+  foreach(source IN LISTS ARG_SOURCES)
+    get_filename_component(source_path "${source}" ABSOLUTE)
+    get_filename_component(stem "${source}" NAME_WE)
+    if(TARGET Carbide::carbide)
+      if(ARG_OUTPUT_DIR)
+        set(out "${ARG_OUTPUT_DIR}")
+      else()
+        set(out "${CMAKE_CURRENT_BINARY_DIR}/carbide/${stem}")
+      endif()
+      set(outputs "${out}/${stem}.carbide.cu" "${out}/${stem}.ptx" "${out}/${stem}.carbide.hpp"
+                  "${out}/${stem}.carbide.cpp")
+      add_custom_command(
+        OUTPUT ${outputs}
+        COMMAND Carbide::carbide translate "${source_path}" -o "${out}" ${arch_flags}
+        DEPENDS "${source_path}" Carbide::carbide
+        DEPFILE "${out}/${stem}.carbide.d"
+        COMMENT "Carbide: translating ${source}"
+        VERBATIM)
+    elseif(CARBIDE_PREGENERATED_DIR)
+      set(out "${CARBIDE_PREGENERATED_DIR}/${stem}")
+      if(NOT EXISTS "${out}/${stem}.carbide.cpp")
+        message(FATAL_ERROR "carbide_add_kernels(${target}): no translator, and no "
+                            "${out}/${stem}.carbide.cpp; run `carbide translate ${source} -o ${out}` "
+                            "on a machine with the translator")
+      endif()
+    else()
+      message(FATAL_ERROR "carbide_add_kernels(${target}): the translator is not built "
+                          "(CARBIDE_BUILD_TRANSLATOR=OFF); set CARBIDE_PREGENERATED_DIR")
+    endif()
+    target_sources(${target} PRIVATE "${out}/${stem}.carbide.cpp")
+    set_property(SOURCE "${source_path}" APPEND PROPERTY COMPILE_OPTIONS
+                 -include "${out}/${stem}.carbide.hpp")
+    set_property(SOURCE "${source_path}" APPEND PROPERTY OBJECT_DEPENDS
+                 "${out}/${stem}.carbide.hpp")
+    target_include_directories(${target} PRIVATE "${out}")
+  endforeach()
+  target_link_libraries(${target} PRIVATE Carbide::runtime)
+endfunction()

@@ -1,0 +1,110 @@
+#include "kernel_signature.hpp"
+
+#include <clang/AST/DeclCXX.h>
+
+namespace carbide::rules {
+namespace {
+
+using model::UnsupportedParam;
+
+std::string problem(const model::Parameter& param) {
+  switch (param.unsupported) {
+    case UnsupportedParam::RawPointer:
+      return "is a raw pointer, which carries no length and no ownership";
+    case UnsupportedParam::Reference:
+      return "is a reference; a kernel's arguments are copied to the device, so a reference "
+             "would point at host memory";
+    case UnsupportedParam::NotTriviallyCopyable:
+      return "has a type that is not trivially copyable, so it cannot be copied to the device";
+    case UnsupportedParam::MutableSharedView:
+      return "is a carbide::span of mutable elements, which every thread could write";
+    case UnsupportedParam::UnnameableScalar:
+      return "has a type the generated launch API cannot name before your code";
+    case UnsupportedParam::None:
+      break;
+  }
+  return "";
+}
+
+std::string advice(const model::Parameter& param, bool pointee_const) {
+  switch (param.unsupported) {
+    case UnsupportedParam::RawPointer:
+      return pointee_const ? "write carbide::span<const " + param.element_type + "> instead"
+                           : "write carbide::disjoint_span<" + param.element_type +
+                                 "> (one element per thread) or carbide::atomic_span<" +
+                                 param.element_type + "> instead";
+    case UnsupportedParam::Reference:
+      return "pass the value itself, or a view of device memory";
+    case UnsupportedParam::NotTriviallyCopyable:
+      return "pass a plain struct of values, or a view of device memory";
+    case UnsupportedParam::MutableSharedView:
+      return "write carbide::span<const " + param.element_type +
+             "> to read, or carbide::disjoint_span<" + param.element_type + "> to write";
+    case UnsupportedParam::UnnameableScalar:
+      return "declare the type as a plain struct at namespace scope, or pass its underlying "
+             "integer type";
+    case UnsupportedParam::None:
+      break;
+  }
+  return "";
+}
+
+void check_parameter(const RuleContext& context, const model::Kernel& kernel,
+                     const model::Parameter& param, std::string_view rule) {
+  if (param.unsupported == UnsupportedParam::None) return;
+  const clang::ParmVarDecl* decl = param.decl;
+  const clang::SourceRange type_range = decl->getTypeSourceInfo()->getTypeLoc().getSourceRange();
+  const bool pointee_const = decl->getType()->isPointerType() &&
+                             decl->getType()->getPointeeType().isConstQualified();
+  auto result = finding(rule, diag::Severity::Error, decl->getBeginLoc(),
+                        "parameter '" + param.name + "' of kernel '" + kernel.qualified_name +
+                            "' " + problem(param) + "; " + advice(param, pointee_const),
+                        type_range);
+  if (param.unsupported == UnsupportedParam::RawPointer ||
+      param.unsupported == UnsupportedParam::MutableSharedView) {
+    const std::string view = pointee_const ? "carbide::span<const " + param.element_type + ">"
+                             : param.unsupported == UnsupportedParam::MutableSharedView
+                                 ? "carbide::span<const " + param.element_type + ">"
+                                 : "carbide::disjoint_span<" + param.element_type + ">";
+    result.fixits.push_back({clang::CharSourceRange::getTokenRange(type_range), view});
+  }
+  context.reporter.report(std::move(result));
+}
+
+}  // namespace
+
+void KernelSignatureRule::check(const RuleContext& context) {
+  for (const model::Module& module : context.program.modules) {
+    for (const model::Kernel& kernel : module.kernels) {
+      const clang::FunctionDecl* decl = kernel.decl;
+      const clang::SourceLocation at = decl->getLocation();
+      const clang::SourceRange name_range(at, at);
+      auto report = [&](std::string message) {
+        context.reporter.report(
+            finding(name(), diag::Severity::Error, at, std::move(message), name_range));
+      };
+      if (llvm::isa<clang::CXXMethodDecl>(decl))
+        report("kernel '" + kernel.qualified_name +
+               "' is a member function; a kernel is a free function in a namespace");
+      else if (module.namespace_path.empty())
+        report("kernel '" + kernel.name +
+               "' is in the global namespace; put it in a named namespace, which becomes its "
+               "module");
+      if (!decl->getReturnType()->isVoidType())
+        report("kernel '" + kernel.qualified_name + "' returns '" +
+               decl->getReturnType().getAsString() +
+               "'; a kernel returns void and writes its results through a "
+               "carbide::disjoint_span or carbide::atomic_span parameter");
+      if (decl->isVariadic())
+        report("kernel '" + kernel.qualified_name +
+               "' is variadic; give it a fixed parameter list");
+      if (decl->isTemplated() || decl->isTemplateInstantiation())
+        report("kernel '" + kernel.qualified_name +
+               "' is a template; make the kernel a plain function that calls a template helper");
+      for (const model::Parameter& param : kernel.params)
+        check_parameter(context, kernel, param, name());
+    }
+  }
+}
+
+}  // namespace carbide::rules

@@ -1,0 +1,72 @@
+#include "launch_contract.hpp"
+
+#include <clang/AST/RecursiveASTVisitor.h>
+
+namespace carbide::rules {
+namespace {
+
+// The largest block any CUDA device runs.
+constexpr std::uint64_t kMaxThreadsPerBlock = 1024;
+
+// The first call that makes a global index witness.
+class WitnessFinder : public clang::RecursiveASTVisitor<WitnessFinder> {
+ public:
+  bool VisitCallExpr(clang::CallExpr* call) {
+    const clang::FunctionDecl* callee = call->getDirectCallee();
+    if (callee == nullptr || found != nullptr) return true;
+    const std::string name = callee->getQualifiedNameAsString();
+    if (name == "carbide::thread::index_1d") domain = 1;
+    else if (name == "carbide::thread::index_2d") domain = 2;
+    else return true;
+    found = call;
+    return true;
+  }
+  const clang::CallExpr* found = nullptr;
+  int domain = 0;
+};
+
+}  // namespace
+
+void LaunchContractRule::check(const RuleContext& context) {
+  for (const model::Module& module : context.program.modules) {
+    for (const model::Kernel& kernel : module.kernels) {
+      if (!kernel.contract) continue;
+      const model::ContractAnnotation& contract = *kernel.contract;
+      auto report = [&](std::string message) {
+        return finding(name(), diag::Severity::Error, contract.location,
+                       "launch contract of '" + kernel.qualified_name + "': " + message);
+      };
+      if (contract.error) {
+        context.reporter.report(report(contract.error->message + "; " + contract.error->fix));
+        continue;
+      }
+      const contract::Contract& parsed = *contract.parsed;
+      const std::uint64_t threads = parsed.block[0] * parsed.block[1] * parsed.block[2];
+      if (threads > kMaxThreadsPerBlock) {
+        context.reporter.report(report("block has " + std::to_string(threads) +
+                                       " threads; no CUDA device runs more than 1024 per block"));
+      } else if (kernel.bounds && kernel.bounds->max_threads != 0 &&
+                 threads > kernel.bounds->max_threads) {
+        auto result = report("block has " + std::to_string(threads) +
+                             " threads, more than the kernel's CARBIDE_LAUNCH_BOUNDS(" +
+                             std::to_string(kernel.bounds->max_threads) +
+                             "); raise the bounds or shrink the block");
+        result.notes.push_back({kernel.bounds->location, "launch bounds declared here"});
+        context.reporter.report(std::move(result));
+      }
+      // Witnesses are made in the kernel body and passed down by reference, so the body decides.
+      WitnessFinder witnesses;
+      witnesses.TraverseStmt(kernel.decl->getBody());
+      if (witnesses.found != nullptr && witnesses.domain != parsed.domain) {
+        const char* used = witnesses.domain == 1 ? "index_1d()" : "index_2d()";
+        auto result = report("domain = " + std::to_string(parsed.domain) + " but the kernel uses " +
+                             used + "; write domain = " + std::to_string(witnesses.domain) +
+                             " or use the matching witness");
+        result.notes.push_back({witnesses.found->getBeginLoc(), std::string(used) + " used here"});
+        context.reporter.report(std::move(result));
+      }
+    }
+  }
+}
+
+}  // namespace carbide::rules

@@ -1,0 +1,15 @@
+#pragma once
+
+#include "rule.hpp"
+
+namespace carbide::rules {
+
+// carbide-launch-contract: a contract that is malformed, names an unknown field, disagrees with
+// the index witnesses the kernel uses, or asks for a block larger than its launch bounds.
+class LaunchContractRule final : public Rule {
+ public:
+  std::string_view name() const override { return "carbide-launch-contract"; }
+  void check(const RuleContext& context) override;
+};
+
+}  // namespace carbide::rules

@@ -1,0 +1,36 @@
+// A rule reads the module model (and the AST behind it) and reports findings. Rules never print.
+#pragma once
+
+#include "diagnostics/finding.hpp"
+#include "model/module_model.hpp"
+
+#include <clang/AST/ASTContext.h>
+
+#include <memory>
+#include <string_view>
+#include <vector>
+
+namespace carbide::rules {
+
+struct RuleContext {
+  clang::ASTContext& ast;
+  const model::Program& program;
+  diag::Reporter& reporter;
+};
+
+class Rule {
+ public:
+  virtual ~Rule() = default;
+  virtual std::string_view name() const = 0;
+  virtual void check(const RuleContext& context) = 0;
+};
+
+// Every rule, in the order their findings are printed.
+std::vector<std::unique_ptr<Rule>> make_all_rules();
+void run_all_rules(const RuleContext& context);
+
+// A finding of `rule` at `where`, highlighting `range` when it is valid.
+diag::Finding finding(std::string_view rule, diag::Severity severity, clang::SourceLocation where,
+                      std::string message, clang::SourceRange range = {});
+
+}  // namespace carbide::rules

@@ -1,0 +1,36 @@
+// Carbide's source annotations. They are macros so that any host compiler accepts an annotated
+// file; under Clang (the translator, clangd, clang-tidy) they become `annotate` attributes that
+// carry their arguments into the AST, and everywhere else they vanish.
+#pragma once
+
+#if defined(__clang__) && !defined(__CUDA__)
+#define CARBIDE_KERNEL [[clang::annotate("carbide.kernel")]]
+#define CARBIDE_LAUNCH_BOUNDS(...) [[clang::annotate("carbide.launch_bounds", __VA_ARGS__)]]
+// The contract travels as text: `domain = 1, block = (256, 1, 1)` is not an expression, so the
+// translator parses it and resolves the `constexpr` names it mentions.
+#define CARBIDE_LAUNCH_CONTRACT(...) [[clang::annotate("carbide.launch_contract", #__VA_ARGS__)]]
+#else
+#define CARBIDE_KERNEL
+#define CARBIDE_LAUNCH_BOUNDS(...)
+#define CARBIDE_LAUNCH_CONTRACT(...)
+#endif
+
+#if defined(__CUDACC__)
+#define CARBIDE_DEVICE __device__ __forceinline__
+#define CARBIDE_HOST_DEVICE __host__ __device__ __forceinline__
+#else
+#define CARBIDE_DEVICE inline
+#define CARBIDE_HOST_DEVICE inline
+#endif
+
+namespace carbide::detail {
+// The object an unsafe block declares; the translator finds the block through its type and
+// reads the reason from its initializer.
+struct unsafe_block {
+  const char* reason;
+};
+}  // namespace carbide::detail
+
+// `"" reason` only compiles when the reason is a string literal, so it cannot be computed.
+#define CARBIDE_UNSAFE(reason) \
+  if ([[maybe_unused]] constexpr ::carbide::detail::unsafe_block carbide_unsafe_block{"" reason}; true)

@@ -1,0 +1,74 @@
+// Launch geometry and its validation. Validation is a pure function of (contract, config,
+// device limits), so every rule it enforces is tested without a GPU.
+#pragma once
+
+#include <carbide/errors.hpp>
+
+#include <array>
+#include <cstdint>
+#include <string>
+
+namespace carbide {
+
+constexpr std::uint64_t div_ceil(std::uint64_t n, std::uint64_t d) { return (n + d - 1) / d; }
+
+using Extent3 = std::array<std::uint64_t, 3>;
+
+// Dimensions are 64-bit so that a grid too large for the device is reported, not truncated.
+struct LaunchConfig {
+  int domain = 1;
+  Extent3 grid{1, 1, 1};
+  Extent3 block{1, 1, 1};
+  std::uint64_t dynamic_shared_bytes = 0;
+};
+
+struct LaunchConfig1D : LaunchConfig {
+  LaunchConfig1D(std::uint64_t grid_x, std::uint64_t block_x, std::uint64_t shared_bytes = 0)
+      : LaunchConfig{1, {grid_x, 1, 1}, {block_x, 1, 1}, shared_bytes} {}
+};
+
+struct LaunchConfig2D : LaunchConfig {
+  LaunchConfig2D(Extent3 grid_xy, Extent3 block_xy, std::uint64_t shared_bytes = 0)
+      : LaunchConfig{2, grid_xy, block_xy, shared_bytes} {}
+};
+
+struct LaunchConfig3D : LaunchConfig {
+  LaunchConfig3D(Extent3 grid_xyz, Extent3 block_xyz, std::uint64_t shared_bytes = 0)
+      : LaunchConfig{3, grid_xyz, block_xyz, shared_bytes} {}
+};
+
+// What the translator read from CARBIDE_LAUNCH_CONTRACT and CARBIDE_LAUNCH_BOUNDS.
+struct LaunchContract {
+  std::string kernel;
+  int domain = 1;
+  Extent3 block{1, 1, 1};
+  std::uint64_t dynamic_shared_bytes = 0;
+  int min_compute = 0;                  // major * 10 + minor; 0 = any
+  std::uint64_t max_threads_per_block = 0;  // from CARBIDE_LAUNCH_BOUNDS; 0 = none
+};
+
+struct DeviceLimits {
+  std::string name;
+  int compute_capability = 0;  // major * 10 + minor
+  std::uint64_t max_threads_per_block = 0;
+  Extent3 max_block{0, 0, 0};
+  Extent3 max_grid{0, 0, 0};
+  std::uint64_t max_shared_per_block = 0;        // without opting in
+  std::uint64_t max_shared_per_block_optin = 0;  // the most a kernel may opt in to
+};
+
+// A kernel's static footprint, read from the loaded module.
+struct KernelFootprint {
+  std::uint64_t static_shared_bytes = 0;
+  std::uint64_t max_threads_per_block = 0;  // what the compiled code allows; 0 = unknown
+};
+
+// Throws LaunchContractError naming the first field that does not fit.
+void validate_launch(const LaunchContract& contract, const LaunchConfig& config,
+                     const DeviceLimits& device, const KernelFootprint& footprint);
+
+// For kernels without a contract: only the device's own limits apply.
+void validate_device_limits(const std::string& kernel, const LaunchConfig& config,
+                            const DeviceLimits& device, const KernelFootprint& footprint);
+
+}  // namespace carbide

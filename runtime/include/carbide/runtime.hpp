@@ -1,0 +1,205 @@
+// The host runtime over the CUDA driver API. It never includes <cuda.h>: driver handles stay
+// opaque here, so a program that includes Carbide needs no CUDA headers to compile.
+#pragma once
+
+#include <carbide/device.hpp>
+#include <carbide/errors.hpp>
+#include <carbide/launch.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <initializer_list>
+#include <memory>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+namespace carbide {
+
+namespace detail {
+struct ContextState;
+using DevicePtr = std::uint64_t;
+}  // namespace detail
+
+class Stream;
+
+// A CUDA device with its primary context. Copies share the context.
+class Context {
+ public:
+  static Context create(int ordinal);
+  Stream default_stream() const;
+  Stream create_stream() const;
+  const DeviceLimits& limits() const;
+  int ordinal() const;
+  // The number of CUDA devices; 0 (not an error) where there is no driver or no GPU.
+  static int device_count();
+  // Why device_count() is 0 ("" when it is not), for messages and skipped tests.
+  static std::string unavailable_reason();
+
+  const std::shared_ptr<detail::ContextState>& state() const { return state_; }
+
+ private:
+  explicit Context(std::shared_ptr<detail::ContextState> state) : state_(std::move(state)) {}
+  std::shared_ptr<detail::ContextState> state_;
+};
+
+class Stream {
+ public:
+  void synchronize() const;
+  void* native_handle() const { return handle_.get(); }
+  const Context& context() const { return context_; }
+
+ private:
+  friend class Context;
+  Stream(Context context, std::shared_ptr<void> handle)
+      : context_(std::move(context)), handle_(std::move(handle)) {}
+  Context context_;
+  std::shared_ptr<void> handle_;  // CUstream; null for the default stream
+};
+
+namespace detail {
+DevicePtr allocate(const Context& context, std::size_t bytes);
+void release(const Context& context, DevicePtr ptr) noexcept;
+void copy_to_device(const Stream& stream, DevicePtr dst, const void* src, std::size_t bytes);
+void copy_to_host(const Stream& stream, void* dst, DevicePtr src, std::size_t bytes);
+void fill_zero(const Stream& stream, DevicePtr dst, std::size_t bytes);
+}  // namespace detail
+
+// Device memory holding `size()` elements of T. Move-only: one owner frees it.
+template <class T>
+class DeviceBuffer {
+  static_assert(std::is_trivially_copyable_v<T>, "device buffers hold trivially copyable values");
+
+ public:
+  static DeviceBuffer uninitialized(const Stream& stream, std::size_t size) {
+    return DeviceBuffer(stream.context(), size);
+  }
+  static DeviceBuffer zeroed(const Stream& stream, std::size_t size) {
+    DeviceBuffer buffer(stream.context(), size);
+    detail::fill_zero(stream, buffer.ptr_, buffer.bytes());
+    return buffer;
+  }
+  static DeviceBuffer from_host(const Stream& stream, const T* data, std::size_t size) {
+    DeviceBuffer buffer(stream.context(), size);
+    detail::copy_to_device(stream, buffer.ptr_, data, buffer.bytes());
+    return buffer;
+  }
+  static DeviceBuffer from_host(const Stream& stream, const std::vector<T>& host) {
+    return from_host(stream, host.data(), host.size());
+  }
+
+  DeviceBuffer(DeviceBuffer&& other) noexcept
+      : context_(std::move(other.context_)), ptr_(other.ptr_), size_(other.size_) {
+    other.ptr_ = 0;
+    other.size_ = 0;
+  }
+  DeviceBuffer& operator=(DeviceBuffer&& other) noexcept {
+    if (this != &other) {
+      reset();
+      context_ = std::move(other.context_);
+      ptr_ = other.ptr_;
+      size_ = other.size_;
+      other.ptr_ = 0;
+      other.size_ = 0;
+    }
+    return *this;
+  }
+  DeviceBuffer(const DeviceBuffer&) = delete;
+  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
+  ~DeviceBuffer() { reset(); }
+
+  std::size_t size() const { return size_; }
+  std::size_t bytes() const { return size_ * sizeof(T); }
+  detail::DevicePtr device_ptr() const { return ptr_; }
+
+  void copy_from_host(const Stream& stream, const std::vector<T>& host) {
+    if (host.size() != size_)
+      throw Error("copy_from_host: buffer holds " + std::to_string(size_) + " elements, host " +
+                  std::to_string(host.size()));
+    detail::copy_to_device(stream, ptr_, host.data(), bytes());
+  }
+  std::vector<T> to_host_vec(const Stream& stream) const {
+    std::vector<T> host(size_);
+    detail::copy_to_host(stream, host.data(), ptr_, bytes());
+    return host;
+  }
+
+ private:
+  DeviceBuffer(Context context, std::size_t size)
+      : context_(std::move(context)), ptr_(detail::allocate(context_, size * sizeof(T))),
+        size_(size) {}
+  void reset() noexcept {
+    if (ptr_ != 0) detail::release(context_, ptr_);
+    ptr_ = 0;
+  }
+
+  Context context_;
+  detail::DevicePtr ptr_ = 0;
+  std::size_t size_ = 0;
+};
+
+// Proof that a launch configuration was checked against one kernel's contract on one loaded
+// module. Only the kernel's tag, which only the generated module can reach, constructs one.
+template <class KernelTag>
+class Prepared {
+ public:
+  const LaunchConfig& config() const { return config_; }
+  const void* module_identity() const { return module_identity_; }
+
+ private:
+  friend KernelTag;
+  Prepared(LaunchConfig config, const void* module_identity)
+      : config_(config), module_identity_(module_identity) {}
+  LaunchConfig config_;
+  const void* module_identity_;
+};
+
+namespace detail {
+
+struct LoadedModuleState;
+
+// A module image loaded into one context, with its kernels looked up by entry name.
+class LoadedModule {
+ public:
+  LoadedModule(const Context& context, const void* image,
+               std::initializer_list<const char*> entry_names);
+  const Context& context() const { return context_; }
+  const KernelFootprint& footprint(std::size_t kernel) const;
+  // Lets a kernel use more than the default dynamic shared memory, where its contract asks.
+  void reserve_dynamic_shared(std::size_t kernel, std::uint64_t bytes) const;
+  void launch(std::size_t kernel, const Stream& stream, const LaunchConfig& config,
+              void** args) const;
+  const void* identity() const { return state_.get(); }
+
+ private:
+  Context context_;
+  std::shared_ptr<LoadedModuleState> state_;
+};
+
+struct BufferArgument {
+  const char* name;
+  DevicePtr ptr;
+  std::size_t bytes;
+  bool exclusive;
+};
+
+// Throws AliasingError when an exclusive buffer overlaps any other buffer of the launch.
+void check_no_aliasing(const char* kernel, std::initializer_list<BufferArgument> buffers);
+
+// Throws when a Prepared value was made by another module (or context) than the one launching.
+void check_prepared_for(const char* kernel, const void* prepared_identity,
+                        const LoadedModule& module);
+
+template <class T>
+auto read_view(const DeviceBuffer<T>& buffer) {
+  return view_access::make<span<const T>>(reinterpret_cast<const T*>(buffer.device_ptr()),
+                                           buffer.size());
+}
+template <class T>
+auto exclusive_view(DeviceBuffer<T>& buffer) {
+  return view_access::make<disjoint_span<T>>(reinterpret_cast<T*>(buffer.device_ptr()),
+                                              buffer.size());
+}
+
+}  // namespace detail
+}  // namespace carbide

@@ -1,0 +1,154 @@
+#include "driver.hpp"
+
+#include "driver_api.hpp"
+
+namespace carbide {
+namespace detail {
+
+void check(CUresult result, const char* call) {
+  if (result == CUDA_SUCCESS) return;
+  const char* name = nullptr;
+  if (driver().cuGetErrorName(result, &name) != CUDA_SUCCESS || name == nullptr) name = "CUDA_ERROR_UNKNOWN";
+  throw DriverError(static_cast<int>(result), name, call);
+}
+
+ContextState::~ContextState() {
+  if (context != nullptr) driver().cuDevicePrimaryCtxRelease(device);
+}
+
+void make_current(const Context& context) {
+  check(driver().cuCtxSetCurrent(context.state()->context), "cuCtxSetCurrent");
+}
+
+CUstream native(const Stream& stream) { return static_cast<CUstream>(stream.native_handle()); }
+
+namespace {
+
+int attribute(CUdevice device, CUdevice_attribute which) {
+  int value = 0;
+  check(driver().cuDeviceGetAttribute(&value, which, device), "cuDeviceGetAttribute");
+  return value;
+}
+
+DeviceLimits read_limits(CUdevice device) {
+  DeviceLimits limits;
+  char name[256] = {};
+  check(driver().cuDeviceGetName(name, sizeof name, device), "cuDeviceGetName");
+  limits.name = name;
+  limits.compute_capability =
+      attribute(device, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR) * 10 +
+      attribute(device, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR);
+  limits.max_threads_per_block = attribute(device, CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK);
+  limits.max_block = {std::uint64_t(attribute(device, CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X)),
+                      std::uint64_t(attribute(device, CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y)),
+                      std::uint64_t(attribute(device, CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z))};
+  limits.max_grid = {std::uint64_t(attribute(device, CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X)),
+                     std::uint64_t(attribute(device, CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y)),
+                     std::uint64_t(attribute(device, CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z))};
+  limits.max_shared_per_block = attribute(device, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK);
+  limits.max_shared_per_block_optin =
+      attribute(device, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN);
+  return limits;
+}
+
+}  // namespace
+
+DevicePtr allocate(const Context& context, std::size_t bytes) {
+  if (bytes == 0) return 0;
+  make_current(context);
+  CUdeviceptr ptr = 0;
+  check(driver().cuMemAlloc(&ptr, bytes), "cuMemAlloc");
+  return ptr;
+}
+
+void release(const Context& context, DevicePtr ptr) noexcept {
+  if (driver().cuCtxSetCurrent(context.state()->context) == CUDA_SUCCESS) driver().cuMemFree(ptr);
+}
+
+// Copies synchronise: the host memory is the caller's and may change as soon as we return.
+void copy_to_device(const Stream& stream, DevicePtr dst, const void* src, std::size_t bytes) {
+  if (bytes == 0) return;
+  make_current(stream.context());
+  check(driver().cuMemcpyHtoDAsync(dst, src, bytes, native(stream)), "cuMemcpyHtoDAsync");
+  stream.synchronize();
+}
+
+void copy_to_host(const Stream& stream, void* dst, DevicePtr src, std::size_t bytes) {
+  if (bytes == 0) return;
+  make_current(stream.context());
+  check(driver().cuMemcpyDtoHAsync(dst, src, bytes, native(stream)), "cuMemcpyDtoHAsync");
+  stream.synchronize();
+}
+
+void fill_zero(const Stream& stream, DevicePtr dst, std::size_t bytes) {
+  if (bytes == 0) return;
+  make_current(stream.context());
+  check(driver().cuMemsetD8Async(dst, 0, bytes, native(stream)), "cuMemsetD8Async");
+}
+
+}  // namespace detail
+
+namespace {
+// The number of devices, or 0 with the reason there are none.
+int count_devices(std::string* why) {
+  const detail::DriverApi* api = detail::try_driver(why);
+  if (api == nullptr) return 0;
+  if (CUresult result = api->cuInit(0); result != CUDA_SUCCESS) {
+    const char* name = nullptr;
+    api->cuGetErrorName(result, &name);
+    *why = std::string("the CUDA driver did not initialise: ") + (name ? name : "unknown error");
+    return 0;
+  }
+  int count = 0;
+  if (api->cuDeviceGetCount(&count) != CUDA_SUCCESS || count == 0) {
+    *why = "no CUDA device";
+    return 0;
+  }
+  return count;
+}
+}  // namespace
+
+int Context::device_count() {
+  std::string why;
+  return count_devices(&why);
+}
+
+std::string Context::unavailable_reason() {
+  std::string why;
+  count_devices(&why);
+  return why;
+}
+
+Context Context::create(int ordinal) {
+  detail::check(detail::driver().cuInit(0), "cuInit");
+  auto state = std::make_shared<detail::ContextState>();
+  state->ordinal = ordinal;
+  detail::check(detail::driver().cuDeviceGet(&state->device, ordinal), "cuDeviceGet");
+  detail::check(detail::driver().cuDevicePrimaryCtxRetain(&state->context, state->device),
+                "cuDevicePrimaryCtxRetain");
+  detail::check(detail::driver().cuCtxSetCurrent(state->context), "cuCtxSetCurrent");
+  state->limits = detail::read_limits(state->device);
+  return Context(std::move(state));
+}
+
+const DeviceLimits& Context::limits() const { return state_->limits; }
+int Context::ordinal() const { return state_->ordinal; }
+
+Stream Context::default_stream() const { return Stream(*this, nullptr); }
+
+Stream Context::create_stream() const {
+  detail::make_current(*this);
+  CUstream stream = nullptr;
+  detail::check(detail::driver().cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING), "cuStreamCreate");
+  auto owner = state_;  // the stream must die before its context
+  return Stream(*this, std::shared_ptr<void>(stream, [owner](void* s) {
+                  detail::driver().cuStreamDestroy(static_cast<CUstream>(s));
+                }));
+}
+
+void Stream::synchronize() const {
+  detail::make_current(context_);
+  detail::check(detail::driver().cuStreamSynchronize(detail::native(*this)), "cuStreamSynchronize");
+}
+
+}  // namespace carbide

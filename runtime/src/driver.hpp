@@ -1,0 +1,27 @@
+// The one place that includes <cuda.h>: the runtime's view of the driver API.
+#pragma once
+
+#include <carbide/runtime.hpp>
+
+#include <cuda.h>
+
+namespace carbide::detail {
+
+// Throws DriverError naming `call` when the driver reports a failure.
+void check(CUresult result, const char* call);
+
+struct ContextState {
+  int ordinal = 0;
+  CUdevice device = 0;
+  CUcontext context = nullptr;
+  DeviceLimits limits;
+  ~ContextState();
+};
+
+// The driver keeps a current context per host thread; every runtime entry point makes the
+// caller's context current first, so programs may use several devices from one thread.
+void make_current(const Context& context);
+
+CUstream native(const Stream& stream);
+
+}  // namespace carbide::detail

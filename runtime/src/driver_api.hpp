@@ -1,0 +1,33 @@
+// The driver entry points the runtime uses, resolved from libcuda.so.1 at run time. Loading it
+// lazily (instead of linking it) lets a Carbide program start on a machine without a driver
+// and report that as a DriverError, the way the CUDA runtime itself behaves.
+#pragma once
+
+#include <cuda.h>
+
+#include <string>
+
+#define CARBIDE_DRIVER_FUNCTIONS(X)                                                         \
+  X(cuInit) X(cuGetErrorName) X(cuDeviceGet) X(cuDeviceGetCount) X(cuDeviceGetName)          \
+  X(cuDeviceGetAttribute) X(cuDevicePrimaryCtxRetain) X(cuDevicePrimaryCtxRelease)           \
+  X(cuCtxSetCurrent) X(cuMemAlloc) X(cuMemFree) X(cuMemcpyHtoDAsync) X(cuMemcpyDtoHAsync)   \
+  X(cuMemsetD8Async) X(cuStreamCreate) X(cuStreamDestroy) X(cuStreamSynchronize)             \
+  X(cuModuleLoadData) X(cuModuleUnload) X(cuModuleGetFunction) X(cuFuncGetAttribute)        \
+  X(cuFuncSetAttribute) X(cuLaunchKernel)
+
+namespace carbide::detail {
+
+// cuda.h maps several names to versioned symbols (cuMemAlloc -> cuMemAlloc_v2); declaring the
+// members through the same macros keeps each pointer's type and symbol in step.
+struct DriverApi {
+#define CARBIDE_DECLARE_DRIVER_FUNCTION(name) decltype(&::name) name = nullptr;
+  CARBIDE_DRIVER_FUNCTIONS(CARBIDE_DECLARE_DRIVER_FUNCTION)
+#undef CARBIDE_DECLARE_DRIVER_FUNCTION
+};
+
+// The loaded driver, or nullptr with `why` set when there is none.
+const DriverApi* try_driver(std::string* why = nullptr);
+// The loaded driver; throws DriverError when there is none.
+const DriverApi& driver();
+
+}  // namespace carbide::detail

@@ -1,0 +1,84 @@
+#include <carbide/launch.hpp>
+
+namespace carbide {
+namespace {
+
+constexpr const char* kAxis[] = {"x", "y", "z"};
+
+std::string extent_text(const Extent3& e) {
+  return "(" + std::to_string(e[0]) + ", " + std::to_string(e[1]) + ", " + std::to_string(e[2]) +
+         ")";
+}
+
+std::string compute_text(int cc) { return "sm_" + std::to_string(cc); }
+
+[[noreturn]] void reject(const std::string& kernel, const std::string& field,
+                         const std::string& expected, const std::string& got) {
+  throw LaunchContractError(kernel, field, expected, got);
+}
+
+std::uint64_t volume(const Extent3& e) { return e[0] * e[1] * e[2]; }
+
+}  // namespace
+
+void validate_device_limits(const std::string& kernel, const LaunchConfig& config,
+                            const DeviceLimits& device, const KernelFootprint& footprint) {
+  for (int axis = 0; axis < 3; ++axis) {
+    const std::string name = kAxis[axis];
+    if (config.grid[axis] == 0) reject(kernel, "grid." + name, ">= 1", "0");
+    if (config.block[axis] == 0) reject(kernel, "block." + name, ">= 1", "0");
+    if (config.grid[axis] > device.max_grid[axis])
+      reject(kernel, "grid." + name, "<= " + std::to_string(device.max_grid[axis]) + " on " +
+                                          device.name,
+             std::to_string(config.grid[axis]));
+    if (config.block[axis] > device.max_block[axis])
+      reject(kernel, "block." + name,
+             "<= " + std::to_string(device.max_block[axis]) + " on " + device.name,
+             std::to_string(config.block[axis]));
+  }
+  const std::uint64_t threads = volume(config.block);
+  if (threads > device.max_threads_per_block)
+    reject(kernel, "block", "at most " + std::to_string(device.max_threads_per_block) +
+                                " threads on " + device.name,
+           std::to_string(threads) + " threads " + extent_text(config.block));
+  if (footprint.max_threads_per_block != 0 && threads > footprint.max_threads_per_block)
+    reject(kernel, "block",
+           "at most " + std::to_string(footprint.max_threads_per_block) +
+               " threads (the compiled kernel's limit)",
+           std::to_string(threads) + " threads " + extent_text(config.block));
+  const std::uint64_t shared = footprint.static_shared_bytes + config.dynamic_shared_bytes;
+  if (shared > device.max_shared_per_block_optin)
+    reject(kernel, "dynamic_shared",
+           "static + dynamic <= " + std::to_string(device.max_shared_per_block_optin) +
+               " bytes on " + device.name,
+           std::to_string(footprint.static_shared_bytes) + " + " +
+               std::to_string(config.dynamic_shared_bytes) + " bytes");
+}
+
+void validate_launch(const LaunchContract& contract, const LaunchConfig& config,
+                     const DeviceLimits& device, const KernelFootprint& footprint) {
+  const std::string& kernel = contract.kernel;
+  if (config.domain != contract.domain)
+    reject(kernel, "domain", std::to_string(contract.domain),
+           std::to_string(config.domain) + " (a LaunchConfig" + std::to_string(config.domain) +
+               "D)");
+  for (int axis = 0; axis < 3; ++axis) {
+    if (config.block[axis] != contract.block[axis])
+      reject(kernel, std::string("block.") + kAxis[axis], std::to_string(contract.block[axis]),
+             std::to_string(config.block[axis]));
+  }
+  if (config.dynamic_shared_bytes != contract.dynamic_shared_bytes)
+    reject(kernel, "dynamic_shared", std::to_string(contract.dynamic_shared_bytes) + " bytes",
+           std::to_string(config.dynamic_shared_bytes) + " bytes");
+  if (contract.min_compute != 0 && device.compute_capability < contract.min_compute)
+    reject(kernel, "min_compute", compute_text(contract.min_compute) + " or newer",
+           compute_text(device.compute_capability) + " (" + device.name + ")");
+  if (contract.max_threads_per_block != 0 && volume(config.block) > contract.max_threads_per_block)
+    reject(kernel, "block",
+           "at most " + std::to_string(contract.max_threads_per_block) +
+               " threads (CARBIDE_LAUNCH_BOUNDS)",
+           std::to_string(volume(config.block)) + " threads");
+  validate_device_limits(kernel, config, device, footprint);
+}
+
+}  // namespace carbide

@@ -1,0 +1,78 @@
+#include "driver.hpp"
+
+#include "driver_api.hpp"
+
+#include <vector>
+
+namespace carbide::detail {
+
+struct LoadedModuleState {
+  CUmodule module = nullptr;
+  std::vector<CUfunction> functions;
+  std::vector<KernelFootprint> footprints;
+  ~LoadedModuleState() {
+    if (module != nullptr) driver().cuModuleUnload(module);
+  }
+};
+
+namespace {
+
+int function_attribute(CUfunction function, CUfunction_attribute which) {
+  int value = 0;
+  check(driver().cuFuncGetAttribute(&value, which, function), "cuFuncGetAttribute");
+  return value;
+}
+
+}  // namespace
+
+LoadedModule::LoadedModule(const Context& context, const void* image,
+                           std::initializer_list<const char*> entry_names)
+    : context_(context), state_(std::make_shared<LoadedModuleState>()) {
+  make_current(context_);
+  check(driver().cuModuleLoadData(&state_->module, image), "cuModuleLoadData");
+  for (const char* name : entry_names) {
+    CUfunction function = nullptr;
+    check(driver().cuModuleGetFunction(&function, state_->module, name), "cuModuleGetFunction");
+    state_->functions.push_back(function);
+    KernelFootprint footprint;
+    footprint.static_shared_bytes =
+        function_attribute(function, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES);
+    footprint.max_threads_per_block =
+        function_attribute(function, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK);
+    state_->footprints.push_back(footprint);
+  }
+}
+
+const KernelFootprint& LoadedModule::footprint(std::size_t kernel) const {
+  return state_->footprints.at(kernel);
+}
+
+void LoadedModule::reserve_dynamic_shared(std::size_t kernel, std::uint64_t bytes) const {
+  if (bytes <= context_.limits().max_shared_per_block - footprint(kernel).static_shared_bytes)
+    return;
+  make_current(context_);
+  check(driver().cuFuncSetAttribute(state_->functions.at(kernel),
+                           CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, int(bytes)),
+        "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)");
+}
+
+void LoadedModule::launch(std::size_t kernel, const Stream& stream, const LaunchConfig& config,
+                          void** args) const {
+  make_current(context_);
+  check(driver().cuLaunchKernel(state_->functions.at(kernel), unsigned(config.grid[0]),
+                       unsigned(config.grid[1]), unsigned(config.grid[2]),
+                       unsigned(config.block[0]), unsigned(config.block[1]),
+                       unsigned(config.block[2]), unsigned(config.dynamic_shared_bytes),
+                       native(stream), args, nullptr),
+        "cuLaunchKernel");
+}
+
+void check_prepared_for(const char* kernel, const void* prepared_identity,
+                        const LoadedModule& module) {
+  if (prepared_identity != module.identity())
+    throw Error(std::string("launch of ") + kernel +
+                " rejected: its Prepared value was made by another module instance; call "
+                "prepare on the module that launches");
+}
+
+}  // namespace carbide::detail

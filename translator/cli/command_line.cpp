@@ -1,0 +1,121 @@
+#include "cli/command_line.hpp"
+
+#include <boost/program_options.hpp>
+
+#include <sstream>
+#include <stdexcept>
+
+namespace carbide::cli {
+namespace po = boost::program_options;
+
+namespace {
+
+constexpr const char* kUsage =
+    "usage: carbide translate FILE|DIR... -o OUT [--cuda-arch sm_90 ...] [--nvcc PATH]\n"
+    "                         [-p BUILD_DIR] [--checks GLOBS] [-- CLANG_ARGS]\n"
+    "       carbide check FILE... [-p BUILD_DIR] [--checks GLOBS] [--warnings-as-errors GLOBS]\n"
+    "                     [-- CLANG_ARGS]\n"
+    "       carbide --version | --help\n";
+
+po::options_description common_options() {
+  po::options_description options("Options");
+  options.add_options()
+      ("help,h", "show this help")
+      ("build-dir,p", po::value<std::string>(), "read compile flags from BUILD_DIR/compile_commands.json")
+      ("checks", po::value<std::string>()->default_value("*"), "rules to run, as globs: 'carbide-*,-carbide-missing-contract'")
+      ("warnings-as-errors", po::value<std::string>()->default_value(""), "rules whose warnings count as errors")
+      ("color", po::value<std::string>()->default_value("auto"), "colour diagnostics: auto, always, never");
+  return options;
+}
+
+po::options_description translate_options() {
+  po::options_description options("Translation");
+  options.add_options()
+      ("output,o", po::value<std::string>(), "directory for the generated files")
+      ("cuda-arch", po::value<std::vector<std::string>>()->composing(), "target architecture, e.g. sm_90; repeat for a fatbin")
+      ("nvcc", po::value<std::string>()->default_value(""), "the nvcc to run (default: $CUDA_HOME/bin, PATH, /usr/local/cuda/bin)");
+  return options;
+}
+
+bool valid_arch(const std::string& arch) {
+  if (arch.size() < 5 || arch.compare(0, 3, "sm_") != 0) return false;
+  for (std::size_t i = 3; i < arch.size(); ++i)
+    if (!std::isdigit(static_cast<unsigned char>(arch[i])) && !(i + 1 == arch.size() && arch[i] == 'a'))
+      return false;
+  return true;
+}
+
+}  // namespace
+
+CommandLine parse_command_line(int argc, const char* const* argv) {
+  CommandLine result;
+  std::vector<std::string> args(argv + 1, argv + argc);
+  // Everything after `--` goes to Clang untouched.
+  std::vector<std::string> clang_args;
+  for (auto it = args.begin(); it != args.end(); ++it) {
+    if (*it == "--") {
+      clang_args.assign(it + 1, args.end());
+      args.erase(it, args.end());
+      break;
+    }
+  }
+  po::options_description visible = common_options();
+  visible.add(translate_options());
+  std::ostringstream help;
+  help << kUsage << "\n" << visible;
+  result.help_text = help.str();
+
+  if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") return result;
+  if (args[0] == "--version") {
+    result.command = Command::Version;
+    return result;
+  }
+  if (args[0] == "translate") result.command = Command::Translate;
+  else if (args[0] == "check") result.command = Command::Check;
+  else throw std::invalid_argument("unknown command '" + args[0] + "'; the commands are translate and check");
+
+  po::options_description all = visible;
+  all.add_options()("input", po::value<std::vector<std::string>>(), "");
+  po::positional_options_description positional;
+  positional.add("input", -1);
+  po::variables_map values;
+  try {
+    po::store(po::command_line_parser(std::vector<std::string>(args.begin() + 1, args.end()))
+                  .options(all).positional(positional).run(), values);
+    po::notify(values);
+  } catch (const po::error& error) {
+    throw std::invalid_argument(error.what());
+  }
+  if (values.count("help")) {
+    result.command = Command::Help;
+    return result;
+  }
+  if (!values.count("input")) throw std::invalid_argument("no input file given");
+  result.inputs = values["input"].as<std::vector<std::string>>();
+
+  pipeline::PipelineOptions& options = result.pipeline;
+  options.frontend.extra_args = clang_args;
+  if (values.count("build-dir")) options.frontend.build_dir = values["build-dir"].as<std::string>();
+  options.rules.checks = values["checks"].as<std::string>();
+  options.rules.warnings_as_errors = values["warnings-as-errors"].as<std::string>();
+  const std::string color = values["color"].as<std::string>();
+  if (color != "auto" && color != "always" && color != "never")
+    throw std::invalid_argument("--color takes auto, always or never");
+  options.colors = color == "always" || (color == "auto" && isatty(2));
+  options.nvcc.nvcc = values["nvcc"].as<std::string>();
+  if (values.count("cuda-arch")) {
+    options.nvcc.archs = values["cuda-arch"].as<std::vector<std::string>>();
+    for (const std::string& arch : options.nvcc.archs)
+      if (!valid_arch(arch))
+        throw std::invalid_argument("'" + arch + "' is not a CUDA architecture; write e.g. sm_90");
+  }
+  if (result.command == Command::Translate) {
+    if (!values.count("output")) throw std::invalid_argument("translate needs -o OUT_DIR");
+    result.out_dir = values["output"].as<std::string>();
+  } else if (values.count("output") || values.count("cuda-arch")) {
+    throw std::invalid_argument("check writes nothing: -o and --cuda-arch belong to translate");
+  }
+  return result;
+}
+
+}  // namespace carbide::cli

@@ -1,0 +1,24 @@
+// The `carbide` command line (DESIGN §6), parsed with Boost.Program_options.
+#pragma once
+
+#include "pipeline/analysis.hpp"
+
+#include <string>
+#include <vector>
+
+namespace carbide::cli {
+
+enum class Command { Translate, Check, Version, Help };
+
+struct CommandLine {
+  Command command = Command::Help;
+  std::vector<std::string> inputs;
+  std::string out_dir;
+  pipeline::PipelineOptions pipeline;
+  std::string help_text;
+};
+
+// Throws std::invalid_argument with a message for the user.
+CommandLine parse_command_line(int argc, const char* const* argv);
+
+}  // namespace carbide::cli

@@ -1,0 +1,130 @@
+#include "codegen/device_codegen.hpp"
+
+#include "codegen/generated_text.hpp"
+#include "model/annotations.hpp"
+
+#include <clang/AST/DeclCXX.h>
+#include <clang/Basic/SourceManager.h>
+#include <clang/AST/DeclTemplate.h>
+#include <clang/Lex/Lexer.h>
+#include <clang/Rewrite/Core/Rewriter.h>
+#include <llvm/Support/Path.h>
+
+#include <algorithm>
+
+namespace carbide::codegen {
+namespace {
+
+std::vector<std::string> enclosing_namespaces(const clang::Decl* decl) {
+  std::vector<std::string> path;
+  for (const clang::DeclContext* scope = decl->getDeclContext(); !scope->isTranslationUnit();
+       scope = scope->getParent())
+    if (const auto* ns = llvm::dyn_cast<clang::NamespaceDecl>(scope))
+      path.insert(path.begin(), ns->getNameAsString());  // "" for an anonymous namespace
+  return path;
+}
+
+// Marks device functions for nvcc. A constexpr function stays usable on the host as well, since
+// nvcc may evaluate it in a constant expression.
+void mark_device_functions(const model::Program& program, clang::Rewriter& rewriter) {
+  const clang::SourceManager& sources = rewriter.getSourceMgr();
+  for (const clang::FunctionDecl* function : program.device.functions) {
+    const char* marker = model::is_kernel(function) ? "__device__ __forceinline__ "
+                         : function->isConstexpr()  ? "__host__ __device__ "
+                                                    : "__device__ ";
+    rewriter.InsertTextBefore(sources.getExpansionLoc(function->getBeginLoc()), marker);
+  }
+}
+
+// The declaration's text with the trailing semicolon that ends a class or variable.
+clang::CharSourceRange unit_range(const clang::Decl* decl, const clang::SourceManager& sources,
+                                  const clang::LangOptions& language) {
+  const clang::SourceLocation begin = sources.getExpansionLoc(decl->getBeginLoc());
+  clang::SourceLocation end = clang::Lexer::getLocForEndOfToken(
+      sources.getExpansionLoc(decl->getEndLoc()), 0, sources, language);
+  const char* text = sources.getCharacterData(end);
+  std::size_t skip = 0;
+  while (text[skip] == ' ' || text[skip] == '\t') ++skip;
+  if (text[skip] == ';') end = end.getLocWithOffset(int(skip) + 1);
+  return clang::CharSourceRange::getCharRange(begin, end);
+}
+
+std::string launch_attributes(const model::Kernel& kernel) {
+  const auto& bounds = kernel.bounds;
+  if (kernel.has_valid_contract()) {
+    const auto& block = kernel.contract->parsed->block;
+    std::string text = "__block_size__((" + std::to_string(block[0]) + ", " +
+                       std::to_string(block[1]) + ", " + std::to_string(block[2]) + ")) ";
+    // .reqntid and .maxntid cannot meet in one entry, so the occupancy hint becomes the
+    // register cap that __launch_bounds__(threads, min_blocks) would have implied.
+    if (bounds && bounds->min_blocks > 0) {
+      const std::uint64_t threads = block[0] * block[1] * block[2];
+      std::uint64_t registers = 65536 / (threads * bounds->min_blocks);
+      registers = std::min<std::uint64_t>(255, registers & ~std::uint64_t(7));
+      if (registers >= 16) text += "__maxnreg__(" + std::to_string(registers) + ") ";
+    }
+    return text;
+  }
+  if (bounds && bounds->max_threads > 0)
+    return "__launch_bounds__(" + std::to_string(bounds->max_threads) +
+           (bounds->min_blocks > 0 ? ", " + std::to_string(bounds->min_blocks) : "") + ") ";
+  return "";
+}
+
+std::string entry_point(const model::Module& module, const model::Kernel& kernel) {
+  std::string params, args;
+  for (std::size_t i = 0; i < kernel.params.size(); ++i) {
+    const model::Parameter& param = kernel.params[i];
+    const std::string name = param.name.empty() ? "arg" + std::to_string(i) : param.name;
+    params += (i ? ", " : "") + param.device_type + " " + name;
+    args += (i ? ", " : "") + name;
+  }
+  std::string text = "// " + kernel.qualified_name;
+  if (kernel.has_valid_contract()) text += ": launch contract `" + kernel.contract->text + "`";
+  text += "\nextern \"C\" __global__ void " + launch_attributes(kernel) + kernel.entry_name + "(" +
+          params + ") {\n  ::" + module.qualified_name + "::" + kernel.name + "(" + args + ");\n}\n";
+  return text;
+}
+
+std::size_t count_lines(const std::string& text) {
+  return std::size_t(std::count(text.begin(), text.end(), '\n'));
+}
+
+}  // namespace
+
+std::string generate_device_source(const model::Program& program, clang::ASTContext& context,
+                                   const std::string& generated_name) {
+  const clang::SourceManager& sources = context.getSourceManager();
+  clang::Rewriter rewriter(const_cast<clang::SourceManager&>(sources), context.getLangOpts());
+  mark_device_functions(program, rewriter);
+
+  const std::string source_name = llvm::sys::path::filename(program.source_path).str();
+  std::string out = banner(source_name, "device code for nvcc");
+  out += "// Views are bounds-checked: an index past the end traps instead of reading another "
+         "allocation.\n#define CARBIDE_CHECKED 1\n#include <carbide/device.hpp>\n";
+  for (const std::string& header : program.device.std_includes) out += "#include <" + header + ">\n";
+
+  std::vector<std::string> open;
+  for (const clang::Decl* decl : program.device.top_level_decls) {
+    const std::vector<std::string> path = enclosing_namespaces(decl);
+    if (path != open) {
+      out += "\n" + close_namespaces(open) + open_namespaces(path);
+      open = path;
+    }
+    const clang::CharSourceRange range = unit_range(decl, sources, context.getLangOpts());
+    const unsigned line = sources.getExpansionLineNumber(range.getBegin());
+    const unsigned column = sources.getExpansionColumnNumber(range.getBegin());
+    out += "#line " + std::to_string(line) + " \"" + program.source_path + "\"\n" +
+           std::string(column - 1, ' ') + rewriter.getRewrittenText(range) + "\n";
+  }
+  out += close_namespaces(open);
+
+  out += "#line " + std::to_string(count_lines(out) + 2) + " \"" + generated_name + "\"\n";
+  out += "\n// Entry points. A contract's block is compiled in as .reqntid, so the driver also "
+         "refuses\n// a launch with any other block shape.\n";
+  for (const model::Module& module : program.modules)
+    for (const model::Kernel& kernel : module.kernels) out += entry_point(module, kernel);
+  return out;
+}
+
+}  // namespace carbide::codegen

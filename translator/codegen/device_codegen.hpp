@@ -1,0 +1,16 @@
+#pragma once
+
+#include "model/module_model.hpp"
+
+#include <clang/AST/ASTContext.h>
+
+#include <string>
+
+namespace carbide::codegen {
+
+// The checked CUDA C++ for a program: every declaration the kernels reach, copied from the
+// user's file under `#line` directives, then one extern "C" __global__ entry per kernel.
+std::string generate_device_source(const model::Program& program, clang::ASTContext& context,
+                                   const std::string& generated_name);
+
+}  // namespace carbide::codegen

@@ -1,0 +1,20 @@
+// Small pieces every generator writes the same way.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace carbide::codegen {
+
+inline constexpr const char* kCarbideVersion = "0.1.0";
+
+// The first lines of every generated file.
+std::string banner(const std::string& source_name, const std::string& what);
+
+// `namespace a { namespace b {` and its closing counterpart; "" opens an anonymous namespace.
+std::string open_namespaces(const std::vector<std::string>& path);
+std::string close_namespaces(const std::vector<std::string>& path);
+
+std::string join(const std::vector<std::string>& parts, const std::string& separator);
+
+}  // namespace carbide::codegen

@@ -1,0 +1,217 @@
+#include "codegen/host_codegen.hpp"
+
+#include "codegen/generated_text.hpp"
+
+#include <llvm/Support/Path.h>
+
+#include <cstdio>
+#include <set>
+
+namespace carbide::codegen {
+namespace {
+
+using model::ParamKind;
+
+std::string tag_name(const model::Kernel& kernel) { return kernel.name + "_kernel"; }
+
+bool is_buffer(const model::Parameter& param) {
+  return param.kind == ParamKind::ReadView || param.kind == ParamKind::ExclusiveView;
+}
+
+// How the host passes each kind: a buffer for a view (mutable only where the kernel writes),
+// the value itself for a builtin scalar, a const reference for a record (which the API header
+// only forward-declares).
+std::string host_parameter(const model::Parameter& param) {
+  switch (param.kind) {
+    case ParamKind::ReadView:
+      return "const carbide::DeviceBuffer<" + param.element_type + ">& " + param.name;
+    case ParamKind::ExclusiveView:
+      return "carbide::DeviceBuffer<" + param.element_type + ">& " + param.name;
+    case ParamKind::Scalar:
+    case ParamKind::Unsupported:
+      break;
+  }
+  if (!param.forward_declaration.empty()) return "const " + param.device_type + "& " + param.name;
+  return param.device_type + " " + param.name;
+}
+
+std::string parameter_list(const model::Kernel& kernel) {
+  std::string text;
+  for (const model::Parameter& param : kernel.params) text += ",\n      " + host_parameter(param);
+  return text;
+}
+
+std::string launch_name(const model::Kernel& kernel) {
+  return kernel.has_valid_contract() ? kernel.name : "unsafe_launch_" + kernel.name;
+}
+
+std::string exclusive_names(const model::Kernel& kernel) {
+  std::string names;
+  for (const model::Parameter& param : kernel.params)
+    if (param.kind == ParamKind::ExclusiveView) names += (names.empty() ? "" : ", ") + param.name;
+  return names;
+}
+
+std::string kernel_declarations(const model::Kernel& kernel) {
+  std::string text;
+  if (kernel.has_valid_contract()) {
+    text += "  // Proof that a configuration satisfies " + kernel.name + "'s contract on this device.\n"
+            "  struct " + tag_name(kernel) + " {\n   private:\n    friend class Module;\n"
+            "    static carbide::Prepared<" + tag_name(kernel) + "> make(const carbide::LaunchConfig& config,\n"
+            "                                                    const void* module);\n  };\n\n"
+            "  // Checks `config` against `" + kernel.contract->text + "` and this device's limits;\n"
+            "  // throws carbide::LaunchContractError naming the field that does not fit.\n"
+            "  carbide::Prepared<" + tag_name(kernel) + "> prepare_" + kernel.name +
+            "(const carbide::LaunchConfig& config) const;\n\n";
+    text += "  // Launches " + kernel.qualified_name + " on `stream`.";
+  } else {
+    text += "  // Launches " + kernel.qualified_name +
+            ", which has no launch contract: only the device's limits are checked.";
+  }
+  const std::string exclusive = exclusive_names(kernel);
+  if (!exclusive.empty())
+    text += "\n  // Throws carbide::AliasingError if " + exclusive +
+            " overlaps another buffer argument.";
+  text += "\n  void " + launch_name(kernel) + "(const carbide::Stream& stream, ";
+  text += kernel.has_valid_contract()
+              ? "const carbide::Prepared<" + tag_name(kernel) + ">& prepared"
+              : "const carbide::LaunchConfig& config";
+  text += parameter_list(kernel) + ") const;\n\n";
+  return text;
+}
+
+std::string c_string(const std::string& text) {
+  std::string out = "\"";
+  for (char c : text) out += (c == '"' || c == '\\') ? std::string("\\") + c : std::string(1, c);
+  return out + "\"";
+}
+
+std::string image_array(const std::string& bytes) {
+  std::string text = "const unsigned char kModuleImage[] = {";
+  char hex[8];
+  for (std::size_t i = 0; i < bytes.size(); ++i) {
+    if (i % 16 == 0) text += "\n   ";
+    std::snprintf(hex, sizeof hex, " 0x%02x,", static_cast<unsigned char>(bytes[i]));
+    text += hex;
+  }
+  return text + "\n    0x00};  // the driver reads PTX as a NUL-terminated string\n";
+}
+
+std::string contract_constant(const model::Kernel& kernel) {
+  const contract::Contract& c = *kernel.contract->parsed;
+  const std::uint64_t bound = kernel.bounds ? kernel.bounds->max_threads : 0;
+  return "const carbide::LaunchContract " + kernel.name + "_contract{\n    " +
+         c_string(kernel.qualified_name) + ", " + std::to_string(c.domain) + ", {" +
+         std::to_string(c.block[0]) + ", " + std::to_string(c.block[1]) + ", " +
+         std::to_string(c.block[2]) + "}, " + std::to_string(c.dynamic_shared_bytes) + ", " +
+         std::to_string(c.min_compute) + ", " + std::to_string(bound) + "};\n";
+}
+
+std::string argument_setup(const model::Kernel& kernel) {
+  std::string text, buffers, pointers;
+  for (const model::Parameter& param : kernel.params) {
+    if (!is_buffer(param)) continue;
+    buffers += std::string(buffers.empty() ? "" : ",\n") + "       {" + c_string(param.name) +
+               ", " + param.name + ".device_ptr(), " + param.name + ".bytes(), " +
+               (param.kind == ParamKind::ExclusiveView ? "true" : "false") + "}";
+  }
+  if (!exclusive_names(kernel).empty())
+    text += "  carbide::detail::check_no_aliasing(\n      " + c_string(kernel.qualified_name) +
+            ",\n      {\n" + buffers + "});\n";
+  for (const model::Parameter& param : kernel.params) {
+    std::string arg;
+    if (param.kind == ParamKind::ReadView)
+      text += "  auto " + param.name + "_view = carbide::detail::read_view(" + param.name + ");\n";
+    else if (param.kind == ParamKind::ExclusiveView)
+      text += "  auto " + param.name + "_view = carbide::detail::exclusive_view(" + param.name + ");\n";
+    arg = is_buffer(param) ? "&" + param.name + "_view"
+                           : "const_cast<void*>(static_cast<const void*>(&" + param.name + "))";
+    pointers += (pointers.empty() ? "" : ", ") + arg;
+  }
+  text += "  void* args[] = {" + (pointers.empty() ? std::string("nullptr") : pointers) + "};\n";
+  return text;
+}
+
+std::string kernel_definitions(const model::Kernel& kernel, std::size_t index) {
+  const std::string i = std::to_string(index);
+  std::string text;
+  if (kernel.has_valid_contract()) {
+    const std::string tag = "Module::" + tag_name(kernel);
+    text += "carbide::Prepared<" + tag + "> " + tag + "::make(const carbide::LaunchConfig& config,\n"
+            "    const void* module) {\n  return carbide::Prepared<" + tag_name(kernel) +
+            ">(config, module);\n}\n\n";
+    text += "carbide::Prepared<" + tag + "> Module::prepare_" + kernel.name +
+            "(const carbide::LaunchConfig& config) const {\n"
+            "  carbide::validate_launch(" + kernel.name + "_contract, config, loaded_.context().limits(),\n"
+            "                           loaded_.footprint(" + i + "));\n"
+            "  loaded_.reserve_dynamic_shared(" + i + ", config.dynamic_shared_bytes);\n"
+            "  return " + tag_name(kernel) + "::make(config, loaded_.identity());\n}\n\n";
+    text += "void Module::" + kernel.name + "(const carbide::Stream& stream, const carbide::Prepared<" +
+            tag_name(kernel) + ">& prepared" + parameter_list(kernel) + ") const {\n"
+            "  carbide::detail::check_prepared_for(" + c_string(kernel.qualified_name) +
+            ", prepared.module_identity(), loaded_);\n" + argument_setup(kernel) +
+            "  loaded_.launch(" + i + ", stream, prepared.config(), args);\n}\n\n";
+  } else {
+    text += "void Module::" + launch_name(kernel) + "(const carbide::Stream& stream, "
+            "const carbide::LaunchConfig& config" + parameter_list(kernel) + ") const {\n"
+            "  carbide::validate_device_limits(" + c_string(kernel.qualified_name) +
+            ", config, loaded_.context().limits(),\n"
+            "                                  loaded_.footprint(" + i + "));\n"
+            "  loaded_.reserve_dynamic_shared(" + i + ", config.dynamic_shared_bytes);\n" +
+            argument_setup(kernel) + "  loaded_.launch(" + i + ", stream, config, args);\n}\n\n";
+  }
+  return text;
+}
+
+}  // namespace
+
+std::string generate_api_header(const model::Program& program) {
+  const std::string source_name = llvm::sys::path::filename(program.source_path).str();
+  std::string text = banner(source_name, "the launch API of its kernels");
+  text += "#pragma once\n\n#include <carbide/runtime.hpp>\n";
+  std::set<std::string> forward;
+  for (const model::Module& module : program.modules)
+    for (const model::Kernel& kernel : module.kernels)
+      for (const model::Parameter& param : kernel.params)
+        if (!param.forward_declaration.empty()) forward.insert(param.forward_declaration);
+  if (!forward.empty()) text += "\n";
+  for (const std::string& declaration : forward) text += declaration + "\n";
+
+  for (const model::Module& module : program.modules) {
+    text += "\n" + open_namespaces(module.namespace_path) + "\n";
+    text += "// The kernels of namespace " + module.qualified_name + ", loaded into one context.\n"
+            "class Module {\n public:\n";
+    for (const model::Kernel& kernel : module.kernels) text += kernel_declarations(kernel);
+    text += " private:\n  friend Module load(const carbide::Context& context);\n"
+            "  explicit Module(carbide::detail::LoadedModule loaded) : loaded_(std::move(loaded)) {}\n"
+            "  carbide::detail::LoadedModule loaded_;\n};\n\n"
+            "// Loads the kernels of " + source_name + " into `context`.\n"
+            "Module load(const carbide::Context& context);\n\n";
+    text += close_namespaces(module.namespace_path);
+  }
+  return text;
+}
+
+std::string generate_host_stubs(const model::Program& program, const ModuleImage& image,
+                                const std::string& api_header_name) {
+  const std::string source_name = llvm::sys::path::filename(program.source_path).str();
+  std::string text = banner(source_name, "host stubs that load and launch its kernels");
+  text += "#include \"" + api_header_name + "\"\n\nnamespace {\n\n// " + image.description +
+          ".\n" + image_array(image.bytes) + "\n}  // namespace\n";
+  for (const model::Module& module : program.modules) {
+    text += "\n" + open_namespaces(module.namespace_path) + "namespace {\n";
+    for (const model::Kernel& kernel : module.kernels)
+      if (kernel.has_valid_contract()) text += contract_constant(kernel);
+    text += "}  // namespace\n\nModule load(const carbide::Context& context) {\n"
+            "  return Module(carbide::detail::LoadedModule(context, kModuleImage, {";
+    for (std::size_t i = 0; i < module.kernels.size(); ++i)
+      text += std::string(i ? ", " : "") + c_string(module.kernels[i].entry_name);
+    text += "}));\n}\n\n";
+    for (std::size_t i = 0; i < module.kernels.size(); ++i)
+      text += kernel_definitions(module.kernels[i], i);
+    text += close_namespaces(module.namespace_path);
+  }
+  return text;
+}
+
+}  // namespace carbide::codegen

@@ -1,0 +1,117 @@
+// carbide: checked CUDA from ownership-annotated C++.
+#include "cli/command_line.hpp"
+#include "codegen/generated_text.hpp"
+#include "pipeline/translate.hpp"
+
+#include <llvm/Support/FileSystem.h>
+#include <llvm/Support/Path.h>
+#include <llvm/Support/raw_ostream.h>
+
+#include <iostream>
+
+namespace {
+
+using carbide::pipeline::Outcome;
+
+// Installed, the headers sit in ../include beside bin/; in a build tree, in the source tree.
+std::string runtime_include_dir(const char* argv0) {
+  const std::string exe = llvm::sys::fs::getMainExecutable(argv0, reinterpret_cast<void*>(&runtime_include_dir));
+  llvm::SmallString<256> installed(llvm::sys::path::parent_path(llvm::sys::path::parent_path(exe)));
+  llvm::sys::path::append(installed, "include");
+  if (llvm::sys::fs::exists(installed + "/carbide/carbide.hpp")) return installed.str().str();
+  return CARBIDE_SOURCE_INCLUDE_DIR;
+}
+
+// Files named on the command line, and under each directory every C++ source that holds a
+// kernel, with the folder (relative to that directory) its outputs go to.
+struct Input {
+  std::string path;
+  std::string out_subdir;
+};
+
+bool is_cpp_source(llvm::StringRef path) {
+  const llvm::StringRef ext = llvm::sys::path::extension(path);
+  return ext == ".cpp" || ext == ".cc" || ext == ".cxx";
+}
+
+bool mentions_kernel(const std::string& path) {
+  auto buffer = llvm::MemoryBuffer::getFile(path);
+  return buffer && (*buffer)->getBuffer().contains("CARBIDE_KERNEL");
+}
+
+std::vector<Input> expand_inputs(const std::vector<std::string>& args, std::size_t& skipped) {
+  std::vector<Input> inputs;
+  for (const std::string& arg : args) {
+    if (!llvm::sys::fs::is_directory(arg)) {
+      inputs.push_back({arg, ""});
+      continue;
+    }
+    std::error_code error;
+    std::vector<std::string> found;
+    for (llvm::sys::fs::recursive_directory_iterator it(arg, error), end; it != end && !error;
+         it.increment(error)) {
+      if (it->type() != llvm::sys::fs::file_type::regular_file || !is_cpp_source(it->path()))
+        continue;
+      if (mentions_kernel(it->path())) found.push_back(it->path());
+      else ++skipped;
+    }
+    std::sort(found.begin(), found.end());
+    for (const std::string& path : found) {
+      llvm::StringRef relative = llvm::sys::path::parent_path(path);
+      relative.consume_front(arg);
+      relative = relative.ltrim('/');
+      inputs.push_back({path, relative.str()});
+    }
+  }
+  return inputs;
+}
+
+int run(const carbide::cli::CommandLine& command, const char* argv0) {
+  carbide::pipeline::PipelineOptions options = command.pipeline;
+  options.frontend.include_dir = runtime_include_dir(argv0);
+  options.frontend.resource_dir = CARBIDE_CLANG_RESOURCE_DIR;
+  options.nvcc.include_dir = options.frontend.include_dir;
+  std::size_t translated = 0, skipped = 0, failed = 0;
+  const std::vector<Input> inputs = expand_inputs(command.inputs, skipped);
+  for (const Input& input : inputs) {
+    Outcome outcome;
+    if (command.command == carbide::cli::Command::Check) {
+      outcome = carbide::pipeline::check_file(input.path, options);
+    } else {
+      llvm::SmallString<256> out(command.out_dir);
+      if (!input.out_subdir.empty()) llvm::sys::path::append(out, input.out_subdir);
+      outcome = carbide::pipeline::translate_file(input.path, out.str().str(), options);
+    }
+    translated += outcome == Outcome::Translated;
+    skipped += outcome == Outcome::Skipped;
+    failed += outcome == Outcome::Failed;
+  }
+  if (inputs.size() > 1 || inputs.size() != command.inputs.size())
+    llvm::errs() << "carbide: " << translated
+                 << (command.command == carbide::cli::Command::Check ? " checked, " : " translated, ")
+                 << failed << " failed, " << skipped << " skipped\n";
+  return failed == 0 ? 0 : 1;
+}
+
+}  // namespace
+
+int main(int argc, const char** argv) {
+  carbide::cli::CommandLine command;
+  try {
+    command = carbide::cli::parse_command_line(argc, argv);
+  } catch (const std::invalid_argument& error) {
+    llvm::errs() << "carbide: error: " << error.what() << "\n(run 'carbide --help' for usage)\n";
+    return 2;
+  }
+  switch (command.command) {
+    case carbide::cli::Command::Help:
+      std::cout << command.help_text;
+      return 0;
+    case carbide::cli::Command::Version:
+      std::cout << "carbide " << carbide::codegen::kCarbideVersion << " (Clang " << CARBIDE_CLANG_VERSION
+                << ")\n";
+      return 0;
+    default:
+      return run(command, argv[0]);
+  }
+}

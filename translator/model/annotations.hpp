@@ -1,0 +1,23 @@
+// How Carbide's annotation macros appear in the AST.
+#pragma once
+
+#include <clang/AST/Attr.h>
+#include <clang/AST/Decl.h>
+
+namespace carbide::model {
+
+inline constexpr llvm::StringLiteral kKernelAnnotation = "carbide.kernel";
+inline constexpr llvm::StringLiteral kBoundsAnnotation = "carbide.launch_bounds";
+inline constexpr llvm::StringLiteral kContractAnnotation = "carbide.launch_contract";
+
+inline const clang::AnnotateAttr* find_annotation(const clang::Decl* decl, llvm::StringRef name) {
+  for (const auto* attr : decl->specific_attrs<clang::AnnotateAttr>())
+    if (attr->getAnnotation() == name) return attr;
+  return nullptr;
+}
+
+inline bool is_kernel(const clang::FunctionDecl* function) {
+  return find_annotation(function, kKernelAnnotation) != nullptr;
+}
+
+}  // namespace carbide::model

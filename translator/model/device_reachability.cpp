@@ -1,0 +1,176 @@
+#include "model/device_reachability.hpp"
+
+#include <clang/Basic/SourceManager.h>
+#include <clang/AST/DeclTemplate.h>
+#include <clang/AST/RecursiveASTVisitor.h>
+
+#include <algorithm>
+#include <regex>
+
+namespace carbide::model {
+namespace {
+
+// The declaration as written: the template for an instantiation.
+const clang::Decl* as_written(const clang::Decl* decl) {
+  if (const auto* function = llvm::dyn_cast<clang::FunctionDecl>(decl))
+    if (const auto* pattern = function->getTemplateInstantiationPattern()) return pattern;
+  if (const auto* record = llvm::dyn_cast<clang::CXXRecordDecl>(decl))
+    if (const auto* pattern = record->getTemplateInstantiationPattern()) return pattern;
+  return decl;
+}
+
+// The namespace-scope declaration that contains `decl`, as the source spells it.
+const clang::Decl* top_level(const clang::Decl* decl) {
+  decl = as_written(decl);
+  while (true) {
+    const clang::DeclContext* parent = decl->getDeclContext();
+    if (parent->isFileContext() || parent->isExternCContext() || parent->isExternCXXContext())
+      break;
+    decl = as_written(llvm::cast<clang::Decl>(parent));
+  }
+  if (const auto* function = llvm::dyn_cast<clang::FunctionDecl>(decl))
+    if (const auto* described = function->getDescribedFunctionTemplate()) return described;
+  if (const auto* record = llvm::dyn_cast<clang::CXXRecordDecl>(decl))
+    if (const auto* described = record->getDescribedClassTemplate()) return described;
+  return decl;
+}
+
+class Collector : public clang::RecursiveASTVisitor<Collector> {
+ public:
+  explicit Collector(clang::ASTContext& context) : context_(context), sources_(context.getSourceManager()) {}
+
+  bool shouldVisitTemplateInstantiations() const { return true; }
+  bool shouldVisitImplicitCode() const { return true; }
+
+  void add_function(const clang::FunctionDecl* function) {
+    if (!in_main_file(function)) return;
+    note_top_level(function);
+    if (visited_.insert(function).second) pending_.push_back(function);
+    device_.functions.insert(llvm::cast<clang::FunctionDecl>(as_written(function)));
+  }
+
+  void run() {
+    while (!pending_.empty()) {
+      const clang::FunctionDecl* function = pending_.back();
+      pending_.pop_back();
+      const clang::FunctionDecl* definition = nullptr;
+      if (function->hasBody(definition)) TraverseDecl(const_cast<clang::FunctionDecl*>(definition));
+    }
+  }
+
+  DeviceCode finish() {
+    std::sort(units_.begin(), units_.end(), [&](const clang::Decl* a, const clang::Decl* b) {
+      return sources_.isBeforeInTranslationUnit(a->getBeginLoc(), b->getBeginLoc());
+    });
+    units_.erase(std::unique(units_.begin(), units_.end()), units_.end());
+    device_.top_level_decls = units_;
+    return std::move(device_);
+  }
+
+  bool VisitDeclRefExpr(clang::DeclRefExpr* ref) {
+    reference(ref->getDecl());
+    return true;
+  }
+  bool VisitMemberExpr(clang::MemberExpr* member) {
+    reference(member->getMemberDecl());
+    return true;
+  }
+  bool VisitCXXConstructExpr(clang::CXXConstructExpr* construct) {
+    reference(construct->getConstructor());
+    return true;
+  }
+  bool VisitTagType(clang::TagType* type) {
+    reference_type_decl(type->getDecl());
+    return true;
+  }
+  bool VisitTypedefType(clang::TypedefType* type) {
+    reference_type_decl(type->getDecl());
+    return true;
+  }
+  bool VisitTemplateSpecializationType(clang::TemplateSpecializationType* type) {
+    if (auto* named = type->getTemplateName().getAsTemplateDecl()) reference_type_decl(named);
+    return true;
+  }
+
+ private:
+  bool in_main_file(const clang::Decl* decl) const {
+    return sources_.isInMainFile(sources_.getExpansionLoc(decl->getLocation()));
+  }
+
+  void note_top_level(const clang::Decl* decl) {
+    if (in_main_file(decl)) units_.push_back(top_level(decl));
+  }
+
+  void reference(const clang::ValueDecl* decl) {
+    if (decl == nullptr || !in_main_file(decl)) return;
+    if (const auto* function = llvm::dyn_cast<clang::FunctionDecl>(decl)) {
+      add_function(function);
+    } else if (llvm::isa<clang::VarDecl>(decl) && !decl->getDeclContext()->isFunctionOrMethod()) {
+      note_top_level(decl);
+      if (const auto* var = llvm::cast<clang::VarDecl>(decl); var->getInit() != nullptr)
+        TraverseStmt(const_cast<clang::Expr*>(var->getInit()));
+    } else if (!decl->getDeclContext()->isFunctionOrMethod()) {
+      note_top_level(decl);
+    }
+  }
+
+  // A type's declaration is emitted whole; its data members' types come with it. Its member
+  // functions are not followed here: only the ones device code calls are device functions.
+  void reference_type_decl(const clang::NamedDecl* decl) {
+    if (decl == nullptr || !in_main_file(decl) || decl->getDeclContext()->isFunctionOrMethod())
+      return;
+    if (!types_.insert(decl).second) return;
+    note_top_level(decl);
+    if (const auto* record = llvm::dyn_cast<clang::CXXRecordDecl>(decl)) {
+      if (const clang::CXXRecordDecl* definition = record->getDefinition()) {
+        for (const clang::FieldDecl* field : definition->fields())
+          TraverseType(field->getType());
+        for (const clang::CXXBaseSpecifier& base : definition->bases())
+          TraverseType(base.getType());
+      }
+    } else if (const auto* alias = llvm::dyn_cast<clang::TypedefNameDecl>(decl)) {
+      TraverseType(alias->getUnderlyingType());
+    }
+  }
+
+  clang::ASTContext& context_;
+  const clang::SourceManager& sources_;
+  DeviceCode device_;
+  std::vector<const clang::Decl*> units_;
+  std::set<const clang::FunctionDecl*> visited_;
+  std::set<const clang::NamedDecl*> types_;
+  std::vector<const clang::FunctionDecl*> pending_;
+};
+
+// Standard headers whose contents nvcc accepts in device code.
+std::vector<std::string> device_usable_includes(const clang::SourceManager& sources) {
+  static const std::set<std::string> usable = {
+      "algorithm", "array",  "cfloat", "climits", "cmath",       "cstddef", "cstdint",
+      "float.h",   "limits", "math.h", "stddef.h", "stdint.h",   "type_traits", "utility"};
+  static const std::regex include(R"(^\s*#\s*include\s*<([A-Za-z0-9_./]+)>)");
+  std::vector<std::string> result;
+  llvm::StringRef text = sources.getBufferData(sources.getMainFileID());
+  while (!text.empty()) {
+    auto [line, rest] = text.split('\n');
+    text = rest;
+    std::smatch match;
+    const std::string current = line.str();
+    if (std::regex_search(current, match, include) && usable.count(match[1]))
+      result.push_back(match[1]);
+  }
+  return result;
+}
+
+}  // namespace
+
+DeviceCode collect_device_code(clang::ASTContext& context,
+                               const std::vector<const clang::FunctionDecl*>& kernels) {
+  Collector collector(context);
+  for (const clang::FunctionDecl* kernel : kernels) collector.add_function(kernel);
+  collector.run();
+  DeviceCode device = collector.finish();
+  device.std_includes = device_usable_includes(context.getSourceManager());
+  return device;
+}
+
+}  // namespace carbide::model

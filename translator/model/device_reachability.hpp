@@ -1,0 +1,14 @@
+#pragma once
+
+#include "model/module_model.hpp"
+
+#include <clang/AST/ASTContext.h>
+
+namespace carbide::model {
+
+// Follows the kernels' bodies through calls, types and constants to every declaration of the
+// main file that the device must see.
+DeviceCode collect_device_code(clang::ASTContext& context,
+                               const std::vector<const clang::FunctionDecl*>& kernels);
+
+}  // namespace carbide::model

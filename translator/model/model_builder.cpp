@@ -1,0 +1,166 @@
+#include "model/model_builder.hpp"
+
+#include "model/annotations.hpp"
+#include "model/device_reachability.hpp"
+#include "model/parameters.hpp"
+
+#include <clang/Basic/SourceManager.h>
+#include <clang/AST/RecursiveASTVisitor.h>
+#include <llvm/Support/FileSystem.h>
+#include <llvm/Support/Path.h>
+
+#include <map>
+
+namespace carbide::model {
+
+std::size_t Program::kernel_count() const {
+  std::size_t count = 0;
+  for (const Module& module : modules) count += module.kernels.size();
+  return count;
+}
+
+namespace {
+
+class KernelFinder : public clang::RecursiveASTVisitor<KernelFinder> {
+ public:
+  explicit KernelFinder(const clang::SourceManager& sources) : sources_(sources) {}
+  bool VisitFunctionDecl(clang::FunctionDecl* function) {
+    if (is_kernel(function) && function->isThisDeclarationADefinition() &&
+        sources_.isInMainFile(sources_.getExpansionLoc(function->getLocation())))
+      kernels.push_back(function);
+    return true;
+  }
+  std::vector<const clang::FunctionDecl*> kernels;
+
+ private:
+  const clang::SourceManager& sources_;
+};
+
+std::vector<std::string> namespace_path(const clang::FunctionDecl* function) {
+  std::vector<std::string> path;
+  for (const clang::DeclContext* scope = function->getDeclContext(); !scope->isTranslationUnit();
+       scope = scope->getParent()) {
+    if (const auto* ns = llvm::dyn_cast<clang::NamespaceDecl>(scope))
+      path.insert(path.begin(), ns->getNameAsString());
+  }
+  return path;
+}
+
+std::string join(const std::vector<std::string>& parts, const std::string& separator) {
+  std::string text;
+  for (const std::string& part : parts) text += (text.empty() ? "" : separator) + part;
+  return text;
+}
+
+// A contract names constants the way C++ would: unqualified from the kernel's scope outwards,
+// or qualified from the global namespace.
+contract::NameValue resolve_name(clang::ASTContext& context, const clang::FunctionDecl* kernel,
+                                 std::string_view name) {
+  llvm::SmallVector<llvm::StringRef> parts;
+  llvm::StringRef(name.data(), name.size()).split(parts, "::");
+  if (!parts.empty() && parts.front().empty()) parts.erase(parts.begin());
+  const clang::NamedDecl* found = nullptr;
+  auto lookup_path = [&](const clang::DeclContext* scope) -> const clang::NamedDecl* {
+    const clang::NamedDecl* current = nullptr;
+    for (llvm::StringRef part : parts) {
+      if (scope == nullptr) return nullptr;
+      auto result = scope->lookup(&context.Idents.get(part));
+      if (result.empty()) return nullptr;
+      current = result.front();
+      scope = llvm::dyn_cast<clang::DeclContext>(current);
+    }
+    return current;
+  };
+  for (const clang::DeclContext* scope = kernel->getDeclContext(); scope && !found;
+       scope = scope->getParent())
+    found = lookup_path(scope);
+  if (found == nullptr) return std::string("no declaration of that name is visible");
+  if (const auto* enumerator = llvm::dyn_cast<clang::EnumConstantDecl>(found))
+    return enumerator->getInitVal().getExtValue();
+  const auto* var = llvm::dyn_cast<clang::VarDecl>(found);
+  if (var == nullptr || !var->getType()->isIntegralOrEnumerationType())
+    return std::string("it is not an integral constant");
+  if (!var->isConstexpr() && !var->getType().isConstQualified())
+    return std::string("it is not constexpr");
+  const clang::APValue* value = var->evaluateValue();
+  if (value == nullptr || !value->isInt())
+    return std::string("its value is not a constant expression");
+  return value->getInt().getExtValue();
+}
+
+std::optional<ContractAnnotation> read_contract(clang::ASTContext& context,
+                                                const clang::FunctionDecl* kernel) {
+  const auto* attr = find_annotation(kernel, kContractAnnotation);
+  if (attr == nullptr) return std::nullopt;
+  ContractAnnotation annotation;
+  annotation.location = context.getSourceManager().getExpansionLoc(attr->getLocation());
+  if (attr->args_size() == 1)
+    if (const auto* text =
+            llvm::dyn_cast<clang::StringLiteral>((*attr->args_begin())->IgnoreParenImpCasts()))
+      annotation.text = text->getString().str();
+  auto parsed = contract::parse_contract(annotation.text, [&](std::string_view name) {
+    return resolve_name(context, kernel, name);
+  });
+  if (auto* good = std::get_if<contract::Contract>(&parsed)) annotation.parsed = *good;
+  else annotation.error = std::get<contract::ContractError>(parsed);
+  return annotation;
+}
+
+std::optional<LaunchBounds> read_bounds(clang::ASTContext& context,
+                                        const clang::FunctionDecl* kernel) {
+  const auto* attr = find_annotation(kernel, kBoundsAnnotation);
+  if (attr == nullptr) return std::nullopt;
+  LaunchBounds bounds;
+  bounds.location = context.getSourceManager().getExpansionLoc(attr->getLocation());
+  std::vector<std::uint64_t> values;
+  for (const clang::Expr* arg : attr->args()) {
+    auto value = arg->getIntegerConstantExpr(context);
+    values.push_back(value && value->isStrictlyPositive() ? value->getZExtValue() : 0);
+  }
+  if (!values.empty()) bounds.max_threads = values[0];
+  if (values.size() > 1) bounds.min_blocks = values[1];
+  return bounds;
+}
+
+Kernel build_kernel(clang::ASTContext& context, const clang::FunctionDecl* function) {
+  Kernel kernel;
+  kernel.decl = function;
+  kernel.name = function->getNameAsString();
+  const std::vector<std::string> path = namespace_path(function);
+  kernel.qualified_name = join(path, "::") + (path.empty() ? "" : "::") + kernel.name;
+  kernel.entry_name = "carbide_" + join(path, "_") + "_" + kernel.name;
+  for (const clang::ParmVarDecl* param : function->parameters())
+    kernel.params.push_back(classify_parameter(param, context));
+  kernel.contract = read_contract(context, function);
+  kernel.bounds = read_bounds(context, function);
+  return kernel;
+}
+
+}  // namespace
+
+Program build_program(clang::ASTContext& context) {
+  const clang::SourceManager& sources = context.getSourceManager();
+  Program program;
+  if (auto entry = sources.getFileEntryRefForID(sources.getMainFileID())) {
+    llvm::SmallString<256> path(entry->getName());
+    llvm::sys::fs::make_absolute(path);
+    llvm::sys::path::remove_dots(path, /*remove_dot_dot=*/true);
+    program.source_path = path.str().str();
+    program.stem = llvm::sys::path::stem(path).str();
+  }
+  KernelFinder finder(sources);
+  finder.TraverseDecl(context.getTranslationUnitDecl());
+
+  std::map<std::vector<std::string>, std::size_t> module_index;
+  for (const clang::FunctionDecl* function : finder.kernels) {
+    Kernel kernel = build_kernel(context, function);
+    const std::vector<std::string> path = namespace_path(function);
+    auto [it, inserted] = module_index.emplace(path, program.modules.size());
+    if (inserted) program.modules.push_back(Module{path, join(path, "::"), {}});
+    program.modules[it->second].kernels.push_back(std::move(kernel));
+  }
+  program.device = collect_device_code(context, finder.kernels);
+  return program;
+}
+
+}  // namespace carbide::model

@@ -1,0 +1,89 @@
+// The module model: what the rest of the pipeline knows about a translation unit's kernels.
+// Built once from the AST; rules read it, code generators print it.
+#pragma once
+
+#include "contract/contract_parser.hpp"
+
+#include <clang/AST/Decl.h>
+
+#include <cstdint>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace carbide::model {
+
+enum class ParamKind {
+  ReadView,       // carbide::span<const T>
+  ExclusiveView,  // carbide::disjoint_span<T>
+  Scalar,         // a trivially copyable value
+  Unsupported,    // see Parameter::unsupported
+};
+
+enum class UnsupportedParam {
+  None,
+  RawPointer,
+  Reference,
+  NotTriviallyCopyable,
+  MutableSharedView,    // carbide::span<T> with a non-const T
+  UnnameableScalar,     // a scalar type the generated API cannot declare
+};
+
+struct Parameter {
+  const clang::ParmVarDecl* decl = nullptr;
+  std::string name;
+  ParamKind kind = ParamKind::Unsupported;
+  UnsupportedParam unsupported = UnsupportedParam::None;
+  std::string device_type;    // the kernel's own parameter type, fully qualified
+  std::string element_type;   // views: the element type without const
+  std::string forward_declaration;  // record scalars: how the API header declares the type
+};
+
+struct LaunchBounds {
+  std::uint64_t max_threads = 0;
+  std::uint64_t min_blocks = 0;
+  clang::SourceLocation location;
+};
+
+struct ContractAnnotation {
+  std::string text;
+  clang::SourceLocation location;  // the CARBIDE_LAUNCH_CONTRACT token
+  std::optional<contract::Contract> parsed;
+  std::optional<contract::ContractError> error;
+};
+
+struct Kernel {
+  const clang::FunctionDecl* decl = nullptr;
+  std::string name;            // vecadd
+  std::string qualified_name;  // kernels::vecadd
+  std::string entry_name;      // carbide_kernels_vecadd: the extern "C" PTX entry
+  std::vector<Parameter> params;
+  std::optional<ContractAnnotation> contract;
+  std::optional<LaunchBounds> bounds;
+  bool has_valid_contract() const { return contract && contract->parsed; }
+};
+
+// A namespace holding kernels; the generated Module class lives in it.
+struct Module {
+  std::vector<std::string> namespace_path;
+  std::string qualified_name;
+  std::vector<Kernel> kernels;
+};
+
+// The part of the file compiled for the device.
+struct DeviceCode {
+  std::vector<const clang::Decl*> top_level_decls;  // in source order
+  std::set<const clang::FunctionDecl*> functions;   // kernels and everything they reach
+  std::vector<std::string> std_includes;            // device-usable standard headers
+};
+
+struct Program {
+  std::string source_path;  // absolute
+  std::string stem;         // vecadd
+  std::vector<Module> modules;
+  DeviceCode device;
+  std::size_t kernel_count() const;
+};
+
+}  // namespace carbide::model

@@ -1,0 +1,110 @@
+#include "model/parameters.hpp"
+
+#include <clang/Basic/SourceManager.h>
+#include <clang/AST/DeclTemplate.h>
+#include <clang/AST/QualTypeNames.h>
+
+namespace carbide::model {
+namespace {
+
+const clang::ClassTemplateSpecializationDecl* carbide_view(clang::QualType type,
+                                                             llvm::StringRef name) {
+  const auto* record = type.getCanonicalType()->getAsCXXRecordDecl();
+  const auto* spec = llvm::dyn_cast_or_null<clang::ClassTemplateSpecializationDecl>(record);
+  if (spec == nullptr) return nullptr;
+  if (spec->getSpecializedTemplate()->getQualifiedNameAsString() != name) return nullptr;
+  return spec;
+}
+
+clang::QualType element_of(const clang::ClassTemplateSpecializationDecl* view) {
+  return view->getTemplateArgs()[0].getAsType();
+}
+
+// The API header comes before the user's code, so a record scalar is forward-declared there.
+std::string forward_declaration(const clang::CXXRecordDecl* record) {
+  std::string text = std::string(record->isClass() ? "class " : "struct ") +
+                     record->getNameAsString() + ";";
+  for (const clang::DeclContext* scope = record->getDeclContext();
+       !scope->isTranslationUnit(); scope = scope->getParent()) {
+    const auto* ns = llvm::cast<clang::NamespaceDecl>(scope);
+    text = "namespace " + ns->getNameAsString() + " { " + text + " }";
+  }
+  return text;
+}
+
+bool declared_at_namespace_scope(const clang::CXXRecordDecl* record) {
+  if (record->getIdentifier() == nullptr || llvm::isa<clang::ClassTemplateSpecializationDecl>(record))
+    return false;
+  for (const clang::DeclContext* scope = record->getDeclContext(); !scope->isTranslationUnit();
+       scope = scope->getParent()) {
+    const auto* ns = llvm::dyn_cast<clang::NamespaceDecl>(scope);
+    if (ns == nullptr || ns->isAnonymousNamespace() || ns->isInline()) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+std::string spell_type(clang::QualType type, const clang::ASTContext& context) {
+  clang::PrintingPolicy policy(context.getLangOpts());
+  policy.SuppressScope = false;
+  policy.FullyQualifiedName = true;
+  return clang::TypeName::getFullyQualifiedName(type, context, policy);
+}
+
+Parameter classify_parameter(const clang::ParmVarDecl* param, clang::ASTContext& context) {
+  Parameter result;
+  result.decl = param;
+  result.name = param->getNameAsString();
+  const clang::QualType type = param->getType();
+  result.device_type = spell_type(type.getUnqualifiedType(), context);
+
+  if (type->isPointerType()) {
+    result.unsupported = UnsupportedParam::RawPointer;
+    result.element_type = spell_type(type->getPointeeType().getUnqualifiedType(), context);
+    return result;
+  }
+  if (type->isReferenceType()) {
+    result.unsupported = UnsupportedParam::Reference;
+    return result;
+  }
+  if (const auto* view = carbide_view(type, "carbide::span")) {
+    const clang::QualType element = element_of(view);
+    result.element_type = spell_type(element.getUnqualifiedType(), context);
+    if (!element.isConstQualified()) {
+      result.unsupported = UnsupportedParam::MutableSharedView;
+      return result;
+    }
+    result.kind = ParamKind::ReadView;
+    return result;
+  }
+  if (const auto* view = carbide_view(type, "carbide::disjoint_span")) {
+    result.element_type = spell_type(element_of(view).getUnqualifiedType(), context);
+    result.kind = ParamKind::ExclusiveView;
+    return result;
+  }
+  if (!type.isTriviallyCopyableType(context) || type->isArrayType()) {
+    result.unsupported = UnsupportedParam::NotTriviallyCopyable;
+    return result;
+  }
+  if (const auto* record = type->getAsCXXRecordDecl()) {
+    const clang::SourceManager& sources = context.getSourceManager();
+    if (sources.isInMainFile(sources.getExpansionLoc(record->getLocation()))) {
+      if (!declared_at_namespace_scope(record)) {
+        result.unsupported = UnsupportedParam::UnnameableScalar;
+        return result;
+      }
+      result.forward_declaration = forward_declaration(record);
+    }
+  } else if (const auto* enumeration = type->getAs<clang::EnumType>()) {
+    const clang::SourceManager& sources = context.getSourceManager();
+    if (sources.isInMainFile(sources.getExpansionLoc(enumeration->getDecl()->getLocation()))) {
+      result.unsupported = UnsupportedParam::UnnameableScalar;
+      return result;
+    }
+  }
+  result.kind = ParamKind::Scalar;
+  return result;
+}
+
+}  // namespace carbide::model

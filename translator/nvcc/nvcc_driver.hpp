@@ -1,0 +1,40 @@
+// Runs nvcc on the generated CUDA C++ and reads its messages back as locations in the user's
+// file (the generated code's #line directives make nvcc name them).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace carbide::nvcc {
+
+struct NvccOptions {
+  std::string nvcc;  // explicit path; "" to search CUDA_HOME, PATH and /usr/local/cuda
+  std::vector<std::string> archs{"sm_90"};
+  std::string include_dir;  // Carbide's runtime headers
+};
+
+struct NvccMessage {
+  std::string file;
+  unsigned line = 0;
+  bool is_error = true;
+  std::string text;
+};
+
+struct NvccResult {
+  bool ok = false;
+  std::string ptx;     // for the first architecture
+  std::string fatbin;  // only when several architectures were asked for
+  std::string version; // "13.0"
+  std::vector<NvccMessage> messages;
+  std::string failure;  // why nvcc could not run or what it said that had no location
+};
+
+// Finds nvcc; nullopt with `why` when there is none.
+std::optional<std::string> find_nvcc(const NvccOptions& options, std::string& why);
+std::string nvcc_version(const std::string& nvcc);
+
+NvccResult compile(const NvccOptions& options, const std::string& cuda_source,
+                   const std::string& cu_file_name);
+
+}  // namespace carbide::nvcc

@@ -1,0 +1,77 @@
+#include "pipeline/analysis.hpp"
+
+#include "codegen/host_codegen.hpp"
+#include "model/model_builder.hpp"
+#include "rules/rule.hpp"
+
+#include <clang/Frontend/TextDiagnosticPrinter.h>
+#include <llvm/Support/MemoryBuffer.h>
+#include <llvm/Support/Path.h>
+#include <llvm/Support/raw_ostream.h>
+
+namespace carbide::pipeline {
+namespace {
+
+// "" when the file can be parsed, else why not.
+std::string unreadable_reason(const std::string& path) {
+  auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/false);
+  if (!buffer) return "cannot read the file: " + buffer.getError().message();
+  const llvm::StringRef text = (*buffer)->getBuffer();
+  if (text.take_front(1 << 16).contains('\0'))
+    return "this is not a C++ source file: it contains binary data";
+  return "";
+}
+
+std::string virtual_api_path(const std::string& source_path) {
+  return "/carbide-virtual-api/" + llvm::sys::path::stem(source_path).str() + ".carbide.hpp";
+}
+
+}  // namespace
+
+void report_file_error(const std::string& path, const std::string& message, bool is_note) {
+  llvm::errs() << path << ": " << (is_note ? "note: " : "error: ") << message << "\n";
+}
+
+std::optional<Analysis> analyze(const std::string& path, const PipelineOptions& options) {
+  if (std::string why = unreadable_reason(path); !why.empty()) {
+    report_file_error(path, why);
+    return std::nullopt;
+  }
+  // First pass, silent: the kernels' signatures are all the module API needs. Host code that
+  // calls the API fails to compile here, which is why this pass prints nothing.
+  frontend::CountingConsumer silent;
+  auto first = frontend::parse_source(path, options.frontend, std::nullopt, silent);
+  if (!first) {
+    report_file_error(path, "clang could not parse this file");
+    return std::nullopt;
+  }
+  Analysis analysis;
+  analysis.api_header_path = virtual_api_path(path);
+  if (silent.getNumErrors() + silent.getNumWarnings() == 0) {
+    analysis.ast = std::move(first);
+  } else {
+    const model::Program declared = model::build_program(first->getASTContext());
+    const frontend::VirtualHeader api{analysis.api_header_path,
+                                      codegen::generate_api_header(declared)};
+    // Clang's printers share ownership of their options.
+    llvm::IntrusiveRefCntPtr<clang::DiagnosticOptions> printer_options(new clang::DiagnosticOptions);
+    printer_options->ShowColors = options.colors;
+    clang::TextDiagnosticPrinter printer(llvm::errs(), printer_options.get());
+    frontend::CountingConsumer counted(&printer);
+    analysis.ast = frontend::parse_source(path, options.frontend, api, counted);
+    if (!analysis.ast) {
+      report_file_error(path, "clang could not parse this file");
+      return std::nullopt;
+    }
+    analysis.clang_errors = counted.getNumErrors() > 0;
+  }
+  clang::ASTContext& context = analysis.ast->getASTContext();
+  analysis.program = model::build_program(context);
+  analysis.engine = std::make_unique<diag::DiagnosticsEngine>(options.rules);
+  analysis.engine->attach(context.getSourceManager(), context.getLangOpts());
+  if (!analysis.clang_errors)
+    rules::run_all_rules({context, analysis.program, *analysis.engine});
+  return analysis;
+}
+
+}  // namespace carbide::pipeline

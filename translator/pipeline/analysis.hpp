@@ -1,0 +1,39 @@
+// The front half of the pipeline, shared by `check` and `translate`: parse, model, rules.
+#pragma once
+
+#include "diagnostics/diagnostics_engine.hpp"
+#include "frontend/source_parser.hpp"
+#include "model/module_model.hpp"
+#include "nvcc/nvcc_driver.hpp"
+
+#include <memory>
+#include <optional>
+#include <string>
+
+namespace carbide::pipeline {
+
+struct PipelineOptions {
+  frontend::FrontendOptions frontend;
+  diag::EngineOptions rules;
+  nvcc::NvccOptions nvcc;
+  bool colors = false;
+};
+
+struct Analysis {
+  std::unique_ptr<clang::ASTUnit> ast;
+  model::Program program;
+  std::unique_ptr<diag::DiagnosticsEngine> engine;
+  bool clang_errors = false;
+  std::string api_header_path;  // the in-memory header the parse force-included
+  bool failed() const { return clang_errors || engine->has_errors(); }
+};
+
+// Prints a problem with the input itself (not at a source line) the way clang does.
+void report_file_error(const std::string& path, const std::string& message, bool is_note = false);
+
+// Parses `path` (host code sees the module API before any file is generated), builds the model
+// and runs every rule. Clang's own diagnostics are printed as they happen; the rules' findings
+// are in the returned engine, not yet printed. Null when Clang could not parse at all.
+std::optional<Analysis> analyze(const std::string& path, const PipelineOptions& options);
+
+}  // namespace carbide::pipeline

@@ -1,0 +1,122 @@
+#include "pipeline/translate.hpp"
+
+#include "codegen/device_codegen.hpp"
+#include "codegen/generated_text.hpp"
+#include "codegen/host_codegen.hpp"
+#include "output/atomic_output.hpp"
+#include "output/depfile.hpp"
+#include "rules/rule.hpp"
+
+#include <clang/Basic/FileManager.h>
+#include <llvm/Support/FileSystem.h>
+#include <llvm/Support/Path.h>
+#include <llvm/Support/raw_ostream.h>
+
+namespace carbide::pipeline {
+namespace {
+
+constexpr const char* kDeviceCompileRule = "carbide-device-compile";
+
+clang::SourceLocation first_kernel(const model::Program& program) {
+  return program.modules.front().kernels.front().decl->getLocation();
+}
+
+// nvcc names the user's file through #line; its messages become findings at those lines.
+void report_nvcc_messages(const nvcc::NvccResult& result, const Analysis& analysis,
+                          const std::string& cu_name) {
+  clang::SourceManager& sources = analysis.ast->getSourceManager();
+  const clang::SourceLocation fallback = first_kernel(analysis.program);
+  for (const nvcc::NvccMessage& message : result.messages) {
+    clang::SourceLocation at = fallback;
+    std::string text = "nvcc: " + message.text;
+    if (auto file = sources.getFileManager().getOptionalFileRef(message.file);
+        file && message.file != cu_name) {
+      at = sources.translateFileLineCol(*file, message.line, 1);
+      bool invalid = false;
+      const char* line = sources.getCharacterData(at, &invalid);
+      unsigned indent = 0;
+      while (!invalid && (line[indent] == ' ' || line[indent] == '\t')) ++indent;
+      at = at.getLocWithOffset(int(indent));
+    } else {
+      text += " (in the generated entry point, line " + std::to_string(message.line) + " of " +
+              cu_name + ")";
+    }
+    analysis.engine->report(rules::finding(
+        kDeviceCompileRule, message.is_error ? diag::Severity::Error : diag::Severity::Warning,
+        at, text));
+  }
+  if (!result.ok && !result.failure.empty())
+    analysis.engine->report(rules::finding(kDeviceCompileRule, diag::Severity::Error, fallback,
+                                           "the kernels of this file could not be compiled for "
+                                           "the device: " + llvm::StringRef(result.failure).trim().str()));
+}
+
+bool finish(const Analysis& analysis, const PipelineOptions& options) {
+  analysis.engine->print_text(llvm::errs(), options.colors);
+  return !analysis.failed();
+}
+
+}  // namespace
+
+Outcome check_file(const std::string& path, const PipelineOptions& options) {
+  auto analysis = analyze(path, options);
+  if (!analysis) return Outcome::Failed;
+  if (!finish(*analysis, options)) return Outcome::Failed;
+  return analysis->program.kernel_count() == 0 ? Outcome::Skipped : Outcome::Translated;
+}
+
+Outcome translate_file(const std::string& path, const std::string& out_dir,
+                       const PipelineOptions& options) {
+  auto analysis = analyze(path, options);
+  if (!analysis) return Outcome::Failed;
+  if (analysis->failed()) {
+    finish(*analysis, options);
+    return Outcome::Failed;
+  }
+  const model::Program& program = analysis->program;
+  if (program.kernel_count() == 0) {
+    finish(*analysis, options);
+    report_file_error(path, "no CARBIDE_KERNEL in this file; nothing was written", true);
+    return Outcome::Skipped;
+  }
+  llvm::SmallString<256> out(out_dir);
+  llvm::sys::fs::make_absolute(out);
+  llvm::sys::path::remove_dots(out, true);
+  const std::string stem = program.stem;
+  const std::string base = out.str().str() + "/" + stem;
+  const std::string cu_name = stem + ".carbide.cu";
+  const std::string header_name = stem + ".carbide.hpp";
+
+  const std::string cuda = codegen::generate_device_source(program, analysis->ast->getASTContext(),
+                                                           cu_name);
+  const nvcc::NvccResult compiled = nvcc::compile(options.nvcc, cuda, cu_name);
+  report_nvcc_messages(compiled, *analysis, cu_name);
+  if (!finish(*analysis, options) || !compiled.ok) return Outcome::Failed;
+
+  const bool fat = !compiled.fatbin.empty();
+  codegen::ModuleImage image;
+  image.bytes = fat ? compiled.fatbin : compiled.ptx;
+  image.description = (fat ? "Fatbin for " + codegen::join(options.nvcc.archs, ", ")
+                           : "PTX for " + options.nvcc.archs.front()) +
+                      ", from nvcc " + compiled.version;
+
+  std::vector<output::OutputFile> files = {
+      {base + ".carbide.cu", cuda},
+      {base + ".ptx", compiled.ptx},
+      {base + ".carbide.hpp", codegen::generate_api_header(program)},
+      {base + ".carbide.cpp", codegen::generate_host_stubs(program, image, header_name)},
+  };
+  if (fat) files.push_back({base + ".fatbin", compiled.fatbin});
+  std::vector<std::string> targets;
+  for (const auto& file : files) targets.push_back(file.path);
+  files.push_back({base + ".carbide.d",
+                   output::make_depfile(targets, analysis->ast->getSourceManager(),
+                                        {analysis->api_header_path})});
+  if (std::string error = output::write_all(out.str().str(), files); !error.empty()) {
+    report_file_error(path, error);
+    return Outcome::Failed;
+  }
+  return Outcome::Translated;
+}
+
+}  // namespace carbide::pipeline
