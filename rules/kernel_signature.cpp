@@ -53,7 +53,9 @@ void check_parameter(const RuleContext& context, const model::Kernel& kernel,
                      const model::Parameter& param, std::string_view rule) {
   if (param.unsupported == UnsupportedParam::None) return;
   const clang::ParmVarDecl* decl = param.decl;
-  const clang::SourceRange type_range = decl->getTypeSourceInfo()->getTypeLoc().getSourceRange();
+  // From the first specifier: the type of `const float* p` starts at `const`.
+  const clang::SourceRange type_range(
+      decl->getBeginLoc(), decl->getTypeSourceInfo()->getTypeLoc().getSourceRange().getEnd());
   const bool pointee_const = decl->getType()->isPointerType() &&
                              decl->getType()->getPointeeType().isConstQualified();
   auto result = finding(rule, diag::Severity::Error, decl->getBeginLoc(),

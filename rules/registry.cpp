@@ -1,5 +1,6 @@
 #include "rule.hpp"
 
+#include "device_unsupported.hpp"
 #include "kernel_signature.hpp"
 #include "launch_contract.hpp"
 #include "missing_contract.hpp"
@@ -11,6 +12,7 @@ std::vector<std::unique_ptr<Rule>> make_all_rules() {
   rules.push_back(std::make_unique<KernelSignatureRule>());
   rules.push_back(std::make_unique<LaunchContractRule>());
   rules.push_back(std::make_unique<MissingContractRule>());
+  rules.push_back(std::make_unique<DeviceUnsupportedRule>());
   return rules;
 }
 

@@ -7,6 +7,7 @@
 #include <llvm/Support/Path.h>
 #include <llvm/Support/raw_ostream.h>
 
+#include <algorithm>
 #include <iostream>
 
 namespace {
@@ -86,7 +87,9 @@ int run(const carbide::cli::CommandLine& command, const char* argv0) {
     skipped += outcome == Outcome::Skipped;
     failed += outcome == Outcome::Failed;
   }
-  if (inputs.size() > 1 || inputs.size() != command.inputs.size())
+  const bool any_directory = std::any_of(command.inputs.begin(), command.inputs.end(),
+                                         [](const std::string& arg) { return llvm::sys::fs::is_directory(arg); });
+  if (inputs.size() > 1 || any_directory)
     llvm::errs() << "carbide: " << translated
                  << (command.command == carbide::cli::Command::Check ? " checked, " : " translated, ")
                  << failed << " failed, " << skipped << " skipped\n";

@@ -53,17 +53,17 @@ std::string launch_attributes(const model::Kernel& kernel) {
   const auto& bounds = kernel.bounds;
   if (kernel.has_valid_contract()) {
     const auto& block = kernel.contract->parsed->block;
-    std::string text = "__block_size__((" + std::to_string(block[0]) + ", " +
-                       std::to_string(block[1]) + ", " + std::to_string(block[2]) + ")) ";
-    // .reqntid and .maxntid cannot meet in one entry, so the occupancy hint becomes the
-    // register cap that __launch_bounds__(threads, min_blocks) would have implied.
+    const std::string extents = std::to_string(block[0]) + ", " + std::to_string(block[1]) +
+                                ", " + std::to_string(block[2]);
     if (bounds && bounds->min_blocks > 0) {
       const std::uint64_t threads = block[0] * block[1] * block[2];
       std::uint64_t registers = 65536 / (threads * bounds->min_blocks);
       registers = std::min<std::uint64_t>(255, registers & ~std::uint64_t(7));
-      if (registers >= 16) text += "__maxnreg__(" + std::to_string(registers) + ") ";
+      if (registers >= 16)
+        return "CARBIDE_EXACT_BLOCK_OCCUPANCY(" + extents + ", " +
+               std::to_string(bounds->min_blocks) + ", " + std::to_string(registers) + ") ";
     }
-    return text;
+    return "CARBIDE_EXACT_BLOCK(" + extents + ") ";
   }
   if (bounds && bounds->max_threads > 0)
     return "__launch_bounds__(" + std::to_string(bounds->max_threads) +
@@ -120,8 +120,8 @@ std::string generate_device_source(const model::Program& program, clang::ASTCont
   out += close_namespaces(open);
 
   out += "#line " + std::to_string(count_lines(out) + 2) + " \"" + generated_name + "\"\n";
-  out += "\n// Entry points. A contract's block is compiled in as .reqntid, so the driver also "
-         "refuses\n// a launch with any other block shape.\n";
+  out += "\n// Entry points. A contract's block is compiled in (.reqntid on sm_90 and newer), so the "
+         "driver\n// also refuses a launch with any other block shape.\n";
   for (const model::Module& module : program.modules)
     for (const model::Kernel& kernel : module.kernels) out += entry_point(module, kernel);
   return out;

@@ -18,6 +18,9 @@ bool is_buffer(const model::Parameter& param) {
   return param.kind == ParamKind::ReadView || param.kind == ParamKind::ExclusiveView;
 }
 
+// The API's shape follows the annotations alone, so that host code still type-checks while a
+// malformed contract is being reported; stubs are only generated once every contract is valid.
+
 // How the host passes each kind: a buffer for a view (mutable only where the kernel writes),
 // the value itself for a builtin scalar, a const reference for a record (which the API header
 // only forward-declares).
@@ -42,7 +45,7 @@ std::string parameter_list(const model::Kernel& kernel) {
 }
 
 std::string launch_name(const model::Kernel& kernel) {
-  return kernel.has_valid_contract() ? kernel.name : "unsafe_launch_" + kernel.name;
+  return kernel.has_contract() ? kernel.name : "unsafe_launch_" + kernel.name;
 }
 
 std::string exclusive_names(const model::Kernel& kernel) {
@@ -54,7 +57,7 @@ std::string exclusive_names(const model::Kernel& kernel) {
 
 std::string kernel_declarations(const model::Kernel& kernel) {
   std::string text;
-  if (kernel.has_valid_contract()) {
+  if (kernel.has_contract()) {
     text += "  // Proof that a configuration satisfies " + kernel.name + "'s contract on this device.\n"
             "  struct " + tag_name(kernel) + " {\n   private:\n    friend class Module;\n"
             "    static carbide::Prepared<" + tag_name(kernel) + "> make(const carbide::LaunchConfig& config,\n"
@@ -73,7 +76,7 @@ std::string kernel_declarations(const model::Kernel& kernel) {
     text += "\n  // Throws carbide::AliasingError if " + exclusive +
             " overlaps another buffer argument.";
   text += "\n  void " + launch_name(kernel) + "(const carbide::Stream& stream, ";
-  text += kernel.has_valid_contract()
+  text += kernel.has_contract()
               ? "const carbide::Prepared<" + tag_name(kernel) + ">& prepared"
               : "const carbide::LaunchConfig& config";
   text += parameter_list(kernel) + ") const;\n\n";
@@ -135,7 +138,7 @@ std::string argument_setup(const model::Kernel& kernel) {
 std::string kernel_definitions(const model::Kernel& kernel, std::size_t index) {
   const std::string i = std::to_string(index);
   std::string text;
-  if (kernel.has_valid_contract()) {
+  if (kernel.has_contract()) {
     const std::string tag = "Module::" + tag_name(kernel);
     text += "carbide::Prepared<" + tag + "> " + tag + "::make(const carbide::LaunchConfig& config,\n"
             "    const void* module) {\n  return carbide::Prepared<" + tag_name(kernel) +
@@ -201,7 +204,7 @@ std::string generate_host_stubs(const model::Program& program, const ModuleImage
   for (const model::Module& module : program.modules) {
     text += "\n" + open_namespaces(module.namespace_path) + "namespace {\n";
     for (const model::Kernel& kernel : module.kernels)
-      if (kernel.has_valid_contract()) text += contract_constant(kernel);
+      if (kernel.has_contract()) text += contract_constant(kernel);
     text += "}  // namespace\n\nModule load(const carbide::Context& context) {\n"
             "  return Module(carbide::detail::LoadedModule(context, kModuleImage, {";
     for (std::size_t i = 0; i < module.kernels.size(); ++i)

@@ -159,8 +159,14 @@ class Parser {
       contract.min_compute = int(cc);
     } else {
       std::string closest;
-      for (std::string_view known : kFields)
-        if (edit_distance(field, known) <= 3) closest = std::string(known);
+      std::size_t best = std::string::npos;
+      for (std::string_view known : kFields) {
+        const std::size_t distance = edit_distance(field, known);
+        if (distance <= known.size() / 3 && distance < best) {
+          best = distance;
+          closest = std::string(known);
+        }
+      }
       fail("unknown contract field '" + field + "'",
            closest.empty() ? "the fields are " + std::string(kFieldList)
                            : "did you mean '" + closest + "'?");

@@ -5,6 +5,8 @@
 #include <llvm/ADT/StringRef.h>
 #include <llvm/Support/GlobPattern.h>
 
+#include <algorithm>
+
 namespace carbide::diag {
 
 GlobList::GlobList(std::string globs) {
@@ -103,7 +105,15 @@ void DiagnosticsEngine::print_text(llvm::raw_ostream& out, bool colors) const {
   llvm::IntrusiveRefCntPtr<clang::DiagnosticOptions> options(new clang::DiagnosticOptions);
   options->ShowColors = colors;
   clang::TextDiagnostic printer(out, *language_, options.get());
-  for (const Finding& finding : findings_) {
+  // In source order, as clang-tidy prints, whatever order the rules ran in.
+  std::vector<const Finding*> ordered;
+  for (const Finding& finding : findings_) ordered.push_back(&finding);
+  std::stable_sort(ordered.begin(), ordered.end(), [&](const Finding* a, const Finding* b) {
+    return sources_->isBeforeInTranslationUnit(sources_->getExpansionLoc(a->location),
+                                               sources_->getExpansionLoc(b->location));
+  });
+  for (const Finding* entry : ordered) {
+    const Finding& finding = *entry;
     llvm::SmallVector<clang::FixItHint> hints;
     for (const FixIt& fix : finding.fixits)
       hints.push_back(clang::FixItHint::CreateReplacement(fix.range, fix.replacement));

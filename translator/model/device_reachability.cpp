@@ -19,6 +19,11 @@ const clang::Decl* as_written(const clang::Decl* decl) {
   return decl;
 }
 
+bool is_lambda_member(const clang::FunctionDecl* function) {
+  const auto* method = llvm::dyn_cast<clang::CXXMethodDecl>(function);
+  return method != nullptr && method->getParent()->isLambda();
+}
+
 // The namespace-scope declaration that contains `decl`, as the source spells it.
 const clang::Decl* top_level(const clang::Decl* decl) {
   decl = as_written(decl);
@@ -46,6 +51,9 @@ class Collector : public clang::RecursiveASTVisitor<Collector> {
     if (!in_main_file(function)) return;
     note_top_level(function);
     if (visited_.insert(function).second) pending_.push_back(function);
+    // A lambda's body is part of its enclosing function, and nvcc gives implicit members
+    // both execution spaces itself.
+    if (function->isImplicit() || is_lambda_member(function)) return;
     device_.functions.insert(llvm::cast<clang::FunctionDecl>(as_written(function)));
   }
 

@@ -61,6 +61,7 @@ struct Kernel {
   std::vector<Parameter> params;
   std::optional<ContractAnnotation> contract;
   std::optional<LaunchBounds> bounds;
+  bool has_contract() const { return contract.has_value(); }
   bool has_valid_contract() const { return contract && contract->parsed; }
 };
 

@@ -55,7 +55,9 @@ RunResult run(const std::string& program, const std::vector<std::string>& args,
 }
 
 std::vector<NvccMessage> parse_messages(const std::string& output) {
-  static const std::regex located(R"(^(.+)\((\d+)\): (error|warning)( #[0-9A-Za-z-]+)?: (.*)$)");
+  // nvcc's front end writes `file(line): error: ...`; its preprocessor, `file:line:col: error: ...`.
+  static const std::regex front_end(R"(^(.+)\((\d+)\): (error|warning)( #[0-9A-Za-z-]+)?: (.*)$)");
+  static const std::regex preprocessor(R"(^(.+):(\d+):\d+: (error|warning)(): (.*)$)");
   std::vector<NvccMessage> messages;
   llvm::StringRef rest(output);
   while (!rest.empty()) {
@@ -63,7 +65,7 @@ std::vector<NvccMessage> parse_messages(const std::string& output) {
     rest = tail;
     std::smatch match;
     const std::string text = line.rtrim().str();
-    if (std::regex_match(text, match, located))
+    if (std::regex_match(text, match, front_end) || std::regex_match(text, match, preprocessor))
       messages.push_back({match[1], unsigned(std::stoul(match[2])), match[3] == "error", match[5]});
   }
   return messages;

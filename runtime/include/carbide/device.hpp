@@ -14,6 +14,21 @@
 #include <cstdlib>
 #endif
 
+#if defined(__CUDACC__)
+// A contract's exact block: .reqntid where the target has it (sm_90 on), else the .maxntid
+// upper bound. .reqntid cannot meet .maxntid, so the occupancy hint (min_blocks) becomes the
+// register cap that __launch_bounds__(threads, min_blocks) would have implied.
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900
+#define CARBIDE_EXACT_BLOCK(x, y, z) __launch_bounds__((x) * (y) * (z))
+#define CARBIDE_EXACT_BLOCK_OCCUPANCY(x, y, z, min_blocks, max_registers) \
+  __launch_bounds__((x) * (y) * (z), min_blocks)
+#else
+#define CARBIDE_EXACT_BLOCK(x, y, z) __block_size__((x, y, z))
+#define CARBIDE_EXACT_BLOCK_OCCUPANCY(x, y, z, min_blocks, max_registers) \
+  __block_size__((x, y, z)) __maxnreg__(max_registers)
+#endif
+#endif
+
 namespace carbide {
 
 struct dim3 {
@@ -81,12 +96,9 @@ CARBIDE_DEVICE carbide::dim3 grid_dim() { detail::device_only("carbide::thread::
 
 // A read-only view shared by every thread. Indexing is bounds-checked: a checked build traps
 // on an index past the end instead of reading another allocation.
+// (span<T> of a non-const T is rejected by carbide-kernel-signature, with a fix-it.)
 template <class T>
 class span {
-  static_assert(std::is_const_v<T>,
-                "carbide::span is read-only: write span<const T>; a kernel writes through "
-                "disjoint_span<T> or atomic_span<T>");
-
  public:
   using element_type = T;
   CARBIDE_HOST_DEVICE std::size_t size() const { return size_; }

@@ -1,0 +1,141 @@
+#include "device_unsupported.hpp"
+
+#include <clang/AST/ExprCXX.h>
+#include <clang/AST/RecursiveASTVisitor.h>
+#include <clang/AST/StmtCXX.h>
+#include <clang/Basic/SourceManager.h>
+
+#include <map>
+#include <set>
+
+namespace carbide::rules {
+namespace {
+
+// True for functions nvcc provides on the device whatever their declaration shows: the
+// standard and CUDA headers' own (<cmath>, std::min, ...) and Carbide's device vocabulary.
+bool provided_by_toolchain(const clang::FunctionDecl* function, const clang::SourceManager& sources) {
+  if (function->getBuiltinID() != 0) return true;
+  const clang::SourceLocation at = sources.getExpansionLoc(function->getLocation());
+  if (sources.isInSystemHeader(at)) return true;
+  return !sources.isInMainFile(at) &&
+         function->getQualifiedNameAsString().rfind("carbide::", 0) == 0;
+}
+
+struct DeviceCall {
+  const clang::FunctionDecl* caller;
+  const clang::FunctionDecl* callee;
+  const clang::CallExpr* site;
+};
+
+using CallGraph = std::map<const clang::FunctionDecl*, std::set<const clang::FunctionDecl*>>;
+
+class Finder : public clang::RecursiveASTVisitor<Finder> {
+ public:
+  Finder(const RuleContext& context, std::string_view rule, const clang::FunctionDecl* current,
+         std::vector<DeviceCall>& calls)
+      : context_(context), rule_(rule), current_(current), calls_(calls) {}
+
+  bool shouldVisitTemplateInstantiations() const { return true; }
+
+  bool VisitCXXThrowExpr(clang::CXXThrowExpr* expr) {
+    report(expr->getBeginLoc(), "'throw' cannot run on the device: kernels have no exceptions; "
+                                "report failure through an output value");
+    return true;
+  }
+  bool VisitCXXTryStmt(clang::CXXTryStmt* stmt) {
+    report(stmt->getBeginLoc(), "'try' cannot run on the device: kernels have no exceptions");
+    return true;
+  }
+  bool VisitCXXTypeidExpr(clang::CXXTypeidExpr* expr) {
+    report(expr->getBeginLoc(), "'typeid' needs RTTI, which device code does not have");
+    return true;
+  }
+  bool VisitCXXDynamicCastExpr(clang::CXXDynamicCastExpr* expr) {
+    report(expr->getBeginLoc(), "'dynamic_cast' needs RTTI, which device code does not have; "
+                                "use a static type or a tag field");
+    return true;
+  }
+  bool VisitCXXNewExpr(clang::CXXNewExpr* expr) {
+    report(expr->getBeginLoc(), "'new' allocates on the device heap per thread; size the memory "
+                                "on the host and pass a view, or use carbide::block::shared");
+    return true;
+  }
+  bool VisitCXXDeleteExpr(clang::CXXDeleteExpr* expr) {
+    report(expr->getBeginLoc(), "'delete' has no place in device code; memory is owned by the "
+                                "host's DeviceBuffer");
+    return true;
+  }
+  bool VisitCXXMemberCallExpr(clang::CXXMemberCallExpr* call) {
+    const clang::CXXMethodDecl* method = call->getMethodDecl();
+    const auto* member = llvm::dyn_cast<clang::MemberExpr>(call->getCallee()->IgnoreParens());
+    if (method && method->isVirtual() && !(member && member->hasQualifier()) &&
+        !method->hasAttr<clang::FinalAttr>() && !method->getParent()->hasAttr<clang::FinalAttr>())
+      report(call->getBeginLoc(), "virtual call to '" + method->getQualifiedNameAsString() +
+                                      "': objects made on the host have no device vtable; "
+                                      "dispatch with a switch or a template instead");
+    return true;
+  }
+  bool VisitCallExpr(clang::CallExpr* call) {
+    const clang::FunctionDecl* callee = call->getDirectCallee();
+    if (callee == nullptr) return true;
+    const clang::SourceManager& sources = context_.ast.getSourceManager();
+    if (provided_by_toolchain(callee, sources)) return true;
+    const clang::FunctionDecl* definition = nullptr;
+    if (!callee->hasBody(definition)) {
+      report(call->getBeginLoc(), "call to '" + callee->getQualifiedNameAsString() +
+                                      "', whose body is not visible: the device can only run "
+                                      "functions defined in this file or provided by CUDA");
+      return true;
+    }
+    calls_.push_back({current_, definition->getCanonicalDecl(), call});
+    return true;
+  }
+
+ private:
+  void report(clang::SourceLocation at, std::string message) {
+    context_.reporter.report(finding(rule_, diag::Severity::Error, at, std::move(message)));
+  }
+  const RuleContext& context_;
+  std::string_view rule_;
+  const clang::FunctionDecl* current_;
+  std::vector<DeviceCall>& calls_;
+};
+
+bool reaches(const clang::FunctionDecl* from, const clang::FunctionDecl* target,
+             const CallGraph& calls, std::set<const clang::FunctionDecl*>& seen) {
+  auto it = calls.find(from);
+  if (it == calls.end()) return false;
+  for (const clang::FunctionDecl* next : it->second) {
+    if (next == target) return true;
+    if (seen.insert(next).second && reaches(next, target, calls, seen)) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+void DeviceUnsupportedRule::check(const RuleContext& context) {
+  std::vector<DeviceCall> calls;
+  for (const clang::FunctionDecl* function : context.program.device.functions) {
+    const clang::FunctionDecl* definition = nullptr;
+    if (!function->hasBody(definition)) continue;
+    Finder(context, name(), definition->getCanonicalDecl(), calls)
+        .TraverseStmt(definition->getBody());
+  }
+  CallGraph graph;
+  for (const DeviceCall& call : calls) graph[call.caller].insert(call.callee);
+  // One report per cycle: at the call that goes back to a function defined earlier.
+  const clang::SourceManager& sources = context.ast.getSourceManager();
+  for (const DeviceCall& call : calls) {
+    if (sources.isBeforeInTranslationUnit(call.caller->getLocation(), call.callee->getLocation()))
+      continue;
+    std::set<const clang::FunctionDecl*> seen;
+    if (call.callee == call.caller || reaches(call.callee, call.caller, graph, seen))
+      context.reporter.report(finding(
+          name(), diag::Severity::Error, call.site->getBeginLoc(),
+          "recursive call to '" + call.callee->getQualifiedNameAsString() +
+              "': device threads have a small fixed stack; rewrite the recursion as a loop"));
+  }
+}
+
+}  // namespace carbide::rules

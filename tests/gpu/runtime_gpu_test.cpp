@@ -1,0 +1,98 @@
+// The generated module on a real device: launches, contract rejection before the driver sees a
+// launch, and the runtime aliasing check.
+#include "gpu_kernels.carbide.hpp"
+#include "gpu_test_support.hpp"
+
+#include <cmath>
+#include <limits>
+#include <random>
+#include <vector>
+
+namespace {
+
+std::vector<float> random_floats(std::size_t n, unsigned seed) {
+  std::mt19937 generator(seed);
+  std::uniform_real_distribution<float> distribution(-1000.f, 1000.f);
+  std::vector<float> values(n);
+  for (float& v : values) v = distribution(generator);
+  return values;
+}
+
+TEST(GeneratedModule, VecaddComputesEveryElement) {
+  CARBIDE_REQUIRE_DEVICE();
+  auto ctx = carbide::Context::create(0);
+  auto stream = ctx.default_stream();
+  // Not a multiple of the block: the last block's extra threads must get nullptr from get_mut.
+  const std::size_t n = (1 << 20) + 77;
+  const auto a = random_floats(n, std::random_device{}());
+  const auto b = random_floats(n, std::random_device{}());
+  auto a_dev = carbide::DeviceBuffer<float>::from_host(stream, a);
+  auto b_dev = carbide::DeviceBuffer<float>::from_host(stream, b);
+  auto c_dev = carbide::DeviceBuffer<float>::from_host(
+      stream, std::vector<float>(n, std::numeric_limits<float>::quiet_NaN()));
+  auto module = gpu_tests::load(ctx);
+  auto prepared = module.prepare_vecadd(carbide::LaunchConfig1D(carbide::div_ceil(n, 256), 256));
+  module.vecadd(stream, prepared, a_dev, b_dev, c_dev);
+  const auto c = c_dev.to_host_vec(stream);
+  std::size_t wrong = 0;
+  for (std::size_t i = 0; i < n; ++i) wrong += !(c[i] == a[i] + b[i]);
+  EXPECT_EQ(wrong, 0u);
+}
+
+TEST(GeneratedModule, WrongBlockIsRejectedBeforeTheDriverSeesIt) {
+  CARBIDE_REQUIRE_DEVICE();
+  auto ctx = carbide::Context::create(0);
+  auto module = gpu_tests::load(ctx);
+  try {
+    module.prepare_vecadd(carbide::LaunchConfig1D(8, 128));
+    FAIL() << "a 128-thread block was accepted for a 256-thread contract";
+  } catch (const carbide::LaunchContractError& error) {
+    EXPECT_EQ(error.kernel(), "gpu_tests::vecadd");
+    EXPECT_EQ(error.field(), "block.x");
+    EXPECT_EQ(error.expected(), "256");
+    EXPECT_EQ(error.got(), "128");
+  }
+}
+
+TEST(GeneratedModule, ExclusiveOutputPassedAsInputThrowsAliasingError) {
+  CARBIDE_REQUIRE_DEVICE();
+  auto ctx = carbide::Context::create(0);
+  auto stream = ctx.default_stream();
+  auto b_dev = carbide::DeviceBuffer<float>::zeroed(stream, 1024);
+  auto c_dev = carbide::DeviceBuffer<float>::zeroed(stream, 1024);
+  auto module = gpu_tests::load(ctx);
+  auto prepared = module.prepare_vecadd(carbide::LaunchConfig1D(4, 256));
+  try {
+    module.vecadd(stream, prepared, c_dev, b_dev, c_dev);
+    FAIL() << "c_dev as both a and c was launched";
+  } catch (const carbide::AliasingError& error) {
+    EXPECT_EQ(error.exclusive_param(), "c");
+    EXPECT_EQ(error.other_param(), "a");
+  }
+}
+
+TEST(GeneratedModule, PreparedFromAnotherModuleIsRefused) {
+  CARBIDE_REQUIRE_DEVICE();
+  auto ctx = carbide::Context::create(0);
+  auto stream = ctx.default_stream();
+  auto first = gpu_tests::load(ctx);
+  auto second = gpu_tests::load(ctx);
+  auto prepared = first.prepare_vecadd(carbide::LaunchConfig1D(1, 256));
+  auto a = carbide::DeviceBuffer<float>::zeroed(stream, 256);
+  auto c = carbide::DeviceBuffer<float>::zeroed(stream, 256);
+  EXPECT_THROW(second.vecadd(stream, prepared, a, a, c), carbide::Error);
+}
+
+TEST(GeneratedModule, UnsafeLaunchChecksDeviceLimitsOnly) {
+  CARBIDE_REQUIRE_DEVICE();
+  auto ctx = carbide::Context::create(0);
+  auto stream = ctx.default_stream();
+  auto out = carbide::DeviceBuffer<float>::zeroed(stream, 1000);
+  auto module = gpu_tests::load(ctx);
+  module.unsafe_launch_fill(stream, carbide::LaunchConfig1D(8, 128), out, 2.5f);
+  for (float v : out.to_host_vec(stream)) ASSERT_EQ(v, 2.5f);
+  EXPECT_THROW(module.unsafe_launch_fill(stream, carbide::LaunchConfig1D(1, 2048), out, 1.f),
+               carbide::LaunchContractError);
+}
+
+}  // namespace

@@ -1,0 +1,40 @@
+// Kernel signatures: raw pointers get a fix-it to the view that says what the kernel does.
+// RUN: not %carbide check %s 2> %t.err
+// RUN: FileCheck %s --implicit-check-not=error: < %t.err
+#include <carbide/carbide.hpp>
+#include <string>
+
+namespace kernels {
+
+CARBIDE_KERNEL
+CARBIDE_LAUNCH_CONTRACT(domain = 1, block = 256)
+void raw(const float* in,
+// CHECK: kernel-signature.cpp:[[@LINE-1]]:10: error: parameter 'in' of kernel 'kernels::raw' is a raw pointer, which carries no length and no ownership; write carbide::span<const float> instead [carbide-kernel-signature]
+// CHECK: {{^}}   [[#@LINE-2]] | void raw(const float* in,
+// CHECK-NEXT: {{^}}      |          ^~~~~~~~~~~~
+// CHECK-NEXT: {{^}}      |          carbide::span<const float>
+         float* out,
+// CHECK: kernel-signature.cpp:[[@LINE-1]]:10: error: parameter 'out' of kernel 'kernels::raw' is a raw pointer{{.*}}write carbide::disjoint_span<float> (one element per thread) or carbide::atomic_span<float> instead [carbide-kernel-signature]
+         const std::string& name,
+// CHECK: kernel-signature.cpp:[[@LINE-1]]:10: error: parameter 'name' of kernel 'kernels::raw' is a reference{{.*}} [carbide-kernel-signature]
+         carbide::span<float> shared) {}
+// CHECK: kernel-signature.cpp:[[@LINE-1]]:10: error: parameter 'shared' of kernel 'kernels::raw' is a carbide::span of mutable elements{{.*}} [carbide-kernel-signature]
+
+CARBIDE_KERNEL
+CARBIDE_LAUNCH_CONTRACT(domain = 1, block = 256)
+int sum(carbide::span<const float> in) { return 0; }
+// CHECK: kernel-signature.cpp:[[@LINE-1]]:5: error: kernel 'kernels::sum' returns 'int'; a kernel returns void and writes its results through a carbide::disjoint_span or carbide::atomic_span parameter [carbide-kernel-signature]
+
+struct Holder {
+  CARBIDE_KERNEL
+  CARBIDE_LAUNCH_CONTRACT(domain = 1, block = 256)
+  void member(carbide::disjoint_span<float> out) {}
+  // CHECK: kernel-signature.cpp:[[@LINE-1]]:8: error: kernel 'kernels::member' is a member function; a kernel is a free function in a namespace [carbide-kernel-signature]
+};
+
+}  // namespace kernels
+
+CARBIDE_KERNEL
+CARBIDE_LAUNCH_CONTRACT(domain = 1, block = 256)
+void global_kernel(carbide::disjoint_span<float> out) {}
+// CHECK: kernel-signature.cpp:[[@LINE-1]]:6: error: kernel 'global_kernel' is in the global namespace; put it in a named namespace, which becomes its module [carbide-kernel-signature]

@@ -1,0 +1,26 @@
+// A contract error lands on the CARBIDE_LAUNCH_CONTRACT line, names the field, says what to
+// write, and nothing is written.
+// RUN: rm -rf %t && not %carbide translate %s -o %t 2> %t.err
+// RUN: FileCheck %s --implicit-check-not=error: < %t.err
+// RUN: not ls %t
+#include <carbide/carbide.hpp>
+
+namespace kernels {
+
+CARBIDE_KERNEL
+CARBIDE_LAUNCH_CONTRACT(domain = 1, blok = (256, 1, 1))
+void scale(carbide::span<const float> in, carbide::disjoint_span<float> out) {
+  auto idx = carbide::thread::index_1d();
+  if (float* o = out.get_mut(idx)) *o = 2.f * in[idx.get()];
+}
+// CHECK: malformed-contract.cpp:[[@LINE-5]]:1: error: launch contract of 'kernels::scale': unknown contract field 'blok'; did you mean 'block'? [carbide-launch-contract]
+
+CARBIDE_KERNEL
+CARBIDE_LAUNCH_CONTRACT(domain = 1, block = (kMissing, 1, 1))
+void copy(carbide::span<const float> in, carbide::disjoint_span<float> out) {
+  auto idx = carbide::thread::index_1d();
+  if (float* o = out.get_mut(idx)) *o = in[idx.get()];
+}
+// CHECK: malformed-contract.cpp:[[@LINE-5]]:1: error: launch contract of 'kernels::copy': 'kMissing' in 'block' is not usable: no declaration of that name is visible; use an integer literal or a constexpr integral variable [carbide-launch-contract]
+
+}  // namespace kernels

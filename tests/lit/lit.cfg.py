@@ -1,0 +1,27 @@
+# lit configuration for Carbide's translator tests.
+import os
+
+import lit.formats
+
+config.name = "carbide"
+config.test_format = lit.formats.ShTest(execute_external=True)
+config.suffixes = [".cpp", ".test"]
+config.excludes = ["Inputs"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = config.carbide_obj_root
+
+include_dir = os.path.join(config.carbide_source_root, "runtime", "include")
+config.substitutions.append(("%carbide", config.carbide_path))
+config.substitutions.append(("%ptxas", config.ptxas))
+config.substitutions.append(("%runtime_include", include_dir))
+config.substitutions.append(("%runtime_lib", config.runtime_lib))
+config.substitutions.append(("%samples", os.path.join(config.carbide_source_root, "samples")))
+config.substitutions.append(("%inputs", os.path.join(os.path.dirname(__file__), "Inputs")))
+# A user's program built the way carbide_add_kernels builds it.
+config.substitutions.append(
+    ("%cxx_user", config.cxx + " -std=c++17 -Wall -Wextra -Werror -I" + include_dir))
+
+config.environment["PATH"] = os.pathsep.join(
+    [config.llvm_tools_dir, os.path.dirname(config.ptxas), os.environ.get("PATH", "")])
+# Diagnostics are compared as text: no colours, whatever the terminal.
+config.environment["TERM"] = "dumb"
