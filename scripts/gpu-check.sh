@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# On a GPU machine without LLVM: builds the runtime, the samples and the tests from files
+# translated elsewhere (scripts/pregenerate.sh), runs every test and every sample, and writes
+# the logs to $OUT (or ./gpu-logs).
+set -uo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+gen=${1:-$root/.carry/gen}
+gtest=${2:-$root/.carry/googletest}
+out=${OUT:-$root/gpu-logs}
+mkdir -p "$out"
+build=$(mktemp -d)
+{
+  date -u +"%Y-%m-%dT%H:%MZ"
+  nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv
+  nvcc --version | tail -2
+} 2>&1 | tee "$out/machine.txt"
+cmake -S "$root" -B "$build" -G Ninja -DCARBIDE_BUILD_TRANSLATOR=OFF \
+  -DCARBIDE_PREGENERATED_DIR="$gen" -DCARBIDE_GTEST_SOURCE_DIR="$gtest" > "$out/configure.log" 2>&1 \
+  || { tail -30 "$out/configure.log"; exit 1; }
+cmake --build "$build" -j 16 > "$out/build.log" 2>&1 || { tail -40 "$out/build.log"; exit 1; }
+status=0
+(cd "$build" && ctest --output-on-failure 2>&1) | tee "$out/ctest.log" | tail -15 || status=1
+grep -q "tests passed" "$out/ctest.log" || status=1
+for sample in "$build"/samples/*/; do
+  name=$(basename "$sample")
+  echo "== sample $name" | tee -a "$out/samples.log"
+  "$sample/$name" 2>&1 | tee -a "$out/samples.log" || status=1
+done
+if command -v compute-sanitizer > /dev/null; then
+  for sample in "$build"/samples/*/; do
+    name=$(basename "$sample")
+    for tool in memcheck racecheck; do
+      echo "== compute-sanitizer --tool $tool $name" | tee -a "$out/sanitizer.log"
+      compute-sanitizer --tool "$tool" "$sample/$name" 2>&1 | tail -3 | tee -a "$out/sanitizer.log"
+    done
+  done
+fi
+exit $status

@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# Translates every source that carbide_add_kernels builds into DIR/<stem>/, for a build on a
+# machine without the translator (-DCARBIDE_BUILD_TRANSLATOR=OFF -DCARBIDE_PREGENERATED_DIR=DIR).
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+carbide=${CARBIDE:-$root/build/translator/carbide}
+out=${1:?usage: pregenerate.sh DIR}
+for source in "$root"/samples/*/*.cpp "$root"/tests/gpu/gpu_kernels.cpp; do
+  grep -q CARBIDE_KERNEL "$source" || continue
+  stem=$(basename "$source" .cpp)
+  "$carbide" translate "$source" -o "$out/$stem"
+done
