@@ -21,17 +21,22 @@ cmake --build "$build" -j 16 > "$out/build.log" 2>&1 || { tail -40 "$out/build.l
 status=0
 (cd "$build" && ctest --output-on-failure 2>&1) | tee "$out/ctest.log" | tail -15 || status=1
 grep -q "tests passed" "$out/ctest.log" || status=1
-for sample in "$build"/samples/*/; do
+samples=()
+for dir in "$build"/samples/*/; do
+  name=$(basename "$dir")
+  [ -x "$dir/$name" ] && samples+=("$dir/$name")
+done
+for sample in "${samples[@]}"; do
   name=$(basename "$sample")
   echo "== sample $name" | tee -a "$out/samples.log"
-  "$sample/$name" 2>&1 | tee -a "$out/samples.log" || status=1
+  "$sample" 2>&1 | tee -a "$out/samples.log" || status=1
 done
 if command -v compute-sanitizer > /dev/null; then
-  for sample in "$build"/samples/*/; do
+  for sample in "${samples[@]}"; do
     name=$(basename "$sample")
     for tool in memcheck racecheck; do
       echo "== compute-sanitizer --tool $tool $name" | tee -a "$out/sanitizer.log"
-      compute-sanitizer --tool "$tool" "$sample/$name" 2>&1 | tail -3 | tee -a "$out/sanitizer.log"
+      compute-sanitizer --tool "$tool" "$sample" 2>&1 | tail -3 | tee -a "$out/sanitizer.log"
     done
   done
 fi
