@@ -1,9 +1,18 @@
 #include "rule.hpp"
 
+#include <clang/Basic/SourceManager.h>
+#include <clang/Lex/Lexer.h>
+
 #include "device_unsupported.hpp"
+#include "disjoint_foreign_write.hpp"
+#include "global_write.hpp"
 #include "kernel_signature.hpp"
+#include "launch_aliasing.hpp"
 #include "launch_contract.hpp"
 #include "missing_contract.hpp"
+#include "unsafe_reason.hpp"
+#include "unsafe_required.hpp"
+#include "witness_escape.hpp"
 
 namespace carbide::rules {
 
@@ -13,11 +22,24 @@ std::vector<std::unique_ptr<Rule>> make_all_rules() {
   rules.push_back(std::make_unique<LaunchContractRule>());
   rules.push_back(std::make_unique<MissingContractRule>());
   rules.push_back(std::make_unique<DeviceUnsupportedRule>());
+  rules.push_back(std::make_unique<WitnessEscapeRule>());
+  rules.push_back(std::make_unique<DisjointForeignWriteRule>());
+  rules.push_back(std::make_unique<GlobalWriteRule>());
+  rules.push_back(std::make_unique<UnsafeRequiredRule>());
+  rules.push_back(std::make_unique<UnsafeReasonRule>());
+  rules.push_back(std::make_unique<LaunchAliasingRule>());
   return rules;
 }
 
 void run_all_rules(const RuleContext& context) {
   for (const auto& rule : make_all_rules()) rule->check(context);
+}
+
+std::string source_text(const clang::ASTContext& ast, const clang::Stmt* statement) {
+  const clang::SourceManager& sources = ast.getSourceManager();
+  const clang::CharSourceRange range = clang::CharSourceRange::getTokenRange(
+      sources.getExpansionRange(statement->getSourceRange()).getAsRange());
+  return clang::Lexer::getSourceText(range, sources, ast.getLangOpts()).str();
 }
 
 diag::Finding finding(std::string_view rule, diag::Severity severity, clang::SourceLocation where,

@@ -1,6 +1,7 @@
 // A rule reads the module model (and the AST behind it) and reports findings. Rules never print.
 #pragma once
 
+#include "analysis/device_analysis.hpp"
 #include "diagnostics/finding.hpp"
 #include "model/module_model.hpp"
 
@@ -15,6 +16,7 @@ namespace carbide::rules {
 struct RuleContext {
   clang::ASTContext& ast;
   const model::Program& program;
+  const analysis::DeviceAnalysis& device;
   diag::Reporter& reporter;
 };
 
@@ -28,6 +30,9 @@ class Rule {
 // Every rule, in the order their findings are printed.
 std::vector<std::unique_ptr<Rule>> make_all_rules();
 void run_all_rules(const RuleContext& context);
+
+// The source text of an expression, for messages: 'c_elem[1]'.
+std::string source_text(const clang::ASTContext& ast, const clang::Stmt* statement);
 
 // A finding of `rule` at `where`, highlighting `range` when it is valid.
 diag::Finding finding(std::string_view rule, diag::Severity severity, clang::SourceLocation where,

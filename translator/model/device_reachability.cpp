@@ -54,7 +54,7 @@ class Collector : public clang::RecursiveASTVisitor<Collector> {
     // A lambda's body is part of its enclosing function, and nvcc gives implicit members
     // both execution spaces itself.
     if (function->isImplicit() || is_lambda_member(function)) return;
-    device_.functions.insert(llvm::cast<clang::FunctionDecl>(as_written(function)));
+    functions_.insert(llvm::cast<clang::FunctionDecl>(as_written(function)));
   }
 
   void run() {
@@ -72,6 +72,11 @@ class Collector : public clang::RecursiveASTVisitor<Collector> {
     });
     units_.erase(std::unique(units_.begin(), units_.end()), units_.end());
     device_.top_level_decls = units_;
+    device_.functions.assign(functions_.begin(), functions_.end());
+    std::sort(device_.functions.begin(), device_.functions.end(),
+              [&](const clang::FunctionDecl* a, const clang::FunctionDecl* b) {
+                return sources_.isBeforeInTranslationUnit(a->getLocation(), b->getLocation());
+              });
     return std::move(device_);
   }
 
@@ -146,6 +151,7 @@ class Collector : public clang::RecursiveASTVisitor<Collector> {
   DeviceCode device_;
   std::vector<const clang::Decl*> units_;
   std::set<const clang::FunctionDecl*> visited_;
+  std::set<const clang::FunctionDecl*> functions_;
   std::set<const clang::NamedDecl*> types_;
   std::vector<const clang::FunctionDecl*> pending_;
 };

@@ -75,7 +75,9 @@ struct Module {
 // The part of the file compiled for the device.
 struct DeviceCode {
   std::vector<const clang::Decl*> top_level_decls;  // in source order
-  std::set<const clang::FunctionDecl*> functions;   // kernels and everything they reach
+  // Kernels and every function they reach, as written (templates, not their instances), in
+  // source order.
+  std::vector<const clang::FunctionDecl*> functions;
   std::vector<std::string> std_includes;            // device-usable standard headers
 };
 

@@ -69,8 +69,10 @@ std::optional<Analysis> analyze(const std::string& path, const PipelineOptions& 
   analysis.program = model::build_program(context);
   analysis.engine = std::make_unique<diag::DiagnosticsEngine>(options.rules);
   analysis.engine->attach(context.getSourceManager(), context.getLangOpts());
-  if (!analysis.clang_errors)
-    rules::run_all_rules({context, analysis.program, *analysis.engine});
+  if (!analysis.clang_errors) {
+    const carbide::analysis::DeviceAnalysis device(context, analysis.program);
+    rules::run_all_rules({context, analysis.program, device, *analysis.engine});
+  }
   return analysis;
 }
 

@@ -1,0 +1,15 @@
+#pragma once
+
+#include "rule.hpp"
+
+namespace carbide::rules {
+
+// carbide-disjoint-foreign-write: indexing or pointer arithmetic on the pointer get_mut
+// returned, which reaches elements that belong to other threads.
+class DisjointForeignWriteRule final : public Rule {
+ public:
+  std::string_view name() const override { return "carbide-disjoint-foreign-write"; }
+  void check(const RuleContext& context) override;
+};
+
+}  // namespace carbide::rules

@@ -1,0 +1,75 @@
+#include "global_write.hpp"
+
+#include "device_walk.hpp"
+
+#include <clang/AST/ExprCXX.h>
+
+namespace carbide::rules {
+namespace {
+
+// The variable an lvalue names, through members and array elements: `g.count[i]` -> g.
+const clang::VarDecl* written_variable(const clang::Expr* target) {
+  while (true) {
+    target = target->IgnoreParenImpCasts();
+    if (const auto* member = llvm::dyn_cast<clang::MemberExpr>(target)) {
+      if (member->isArrow()) return nullptr;
+      target = member->getBase();
+    } else if (const auto* subscript = llvm::dyn_cast<clang::ArraySubscriptExpr>(target)) {
+      if (!subscript->getBase()->IgnoreParenImpCasts()->getType()->isArrayType()) return nullptr;
+      target = subscript->getBase();
+    } else {
+      break;
+    }
+  }
+  const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(target);
+  return ref ? llvm::dyn_cast<clang::VarDecl>(ref->getDecl()) : nullptr;
+}
+
+class Finder : public clang::RecursiveASTVisitor<Finder> {
+ public:
+  Finder(const RuleContext& context, std::string_view rule) : context_(context), rule_(rule) {}
+
+  bool VisitBinaryOperator(clang::BinaryOperator* op) {
+    if (op->isAssignmentOp()) check(op, op->getLHS());
+    return true;
+  }
+  bool VisitUnaryOperator(clang::UnaryOperator* op) {
+    if (op->isIncrementDecrementOp()) check(op, op->getSubExpr());
+    return true;
+  }
+  bool VisitCXXOperatorCallExpr(clang::CXXOperatorCallExpr* call) {
+    if (call->isAssignmentOp() || call->getOperator() == clang::OO_PlusPlus ||
+        call->getOperator() == clang::OO_MinusMinus)
+      check(call, call->getArg(0));
+    return true;
+  }
+
+ private:
+  void check(const clang::Expr* write, const clang::Expr* target) {
+    const clang::VarDecl* var = written_variable(target);
+    if (var == nullptr || !var->hasGlobalStorage()) return;
+    const char* kind = var->isStaticLocal() ? "static local" : var->isStaticDataMember()
+                                                                   ? "static member"
+                                                                   : "namespace-scope variable";
+    auto result = finding(rule_, diag::Severity::Error, write->getBeginLoc(),
+                          "device code writes " + std::string(kind) + " '" +
+                              var->getNameAsString() +
+                              "', which every thread of every block shares; write results "
+                              "through a carbide::disjoint_span or carbide::atomic_span parameter",
+                          write->getSourceRange());
+    result.notes.push_back({var->getLocation(), "'" + var->getNameAsString() + "' declared here"});
+    context_.reporter.report(std::move(result));
+  }
+
+  const RuleContext& context_;
+  std::string_view rule_;
+};
+
+}  // namespace
+
+void GlobalWriteRule::check(const RuleContext& context) {
+  Finder finder(context, name());
+  walk_device_code(context, finder);
+}
+
+}  // namespace carbide::rules

@@ -1,0 +1,14 @@
+#pragma once
+
+#include "rule.hpp"
+
+namespace carbide::rules {
+
+// carbide-unsafe-reason (warning): a CARBIDE_UNSAFE block whose reason is empty.
+class UnsafeReasonRule final : public Rule {
+ public:
+  std::string_view name() const override { return "carbide-unsafe-reason"; }
+  void check(const RuleContext& context) override;
+};
+
+}  // namespace carbide::rules

@@ -1,0 +1,65 @@
+#include "unsafe_required.hpp"
+
+#include "device_walk.hpp"
+
+#include <clang/AST/ExprCXX.h>
+
+namespace carbide::rules {
+namespace {
+
+constexpr const char* kWrap =
+    "wrap it in CARBIDE_UNSAFE(\"why this is sound\") { ... } or reach the memory through a view";
+
+class Finder : public clang::RecursiveASTVisitor<Finder> {
+ public:
+  Finder(const RuleContext& context, std::string_view rule) : context_(context), rule_(rule) {}
+
+  bool VisitUnaryOperator(clang::UnaryOperator* op) {
+    if (op->getOpcode() == clang::UO_Deref) check_pointer(op, op->getSubExpr(), "dereference of");
+    return true;
+  }
+  bool VisitArraySubscriptExpr(clang::ArraySubscriptExpr* subscript) {
+    if (subscript->getBase()->IgnoreParenImpCasts()->getType()->isPointerType())
+      check_pointer(subscript, subscript->getBase(), "indexing through");
+    return true;
+  }
+  bool VisitMemberExpr(clang::MemberExpr* member) {
+    if (member->isArrow() && !llvm::isa<clang::CXXThisExpr>(member->getBase()->IgnoreParenImpCasts()))
+      check_pointer(member, member->getBase(), "member access through");
+    return true;
+  }
+  bool VisitGCCAsmStmt(clang::GCCAsmStmt* statement) {
+    report(statement, "inline asm is unchecked: nothing proves what it reads or writes; " +
+                          std::string(kWrap));
+    return true;
+  }
+  bool VisitCXXConstCastExpr(clang::CXXConstCastExpr* cast) {
+    report(cast, "const_cast can make read-only memory writable; " + std::string(kWrap));
+    return true;
+  }
+
+ private:
+  void check_pointer(const clang::Stmt* at, const clang::Expr* pointer, const char* what) {
+    // A view element's own pointer has its own rule (carbide-disjoint-foreign-write).
+    if (context_.device.provenance(pointer).origin != analysis::PointerOrigin::Unknown) return;
+    report(at, std::string(what) + " raw pointer '" + source_text(context_.ast, pointer) +
+                   "', whose target the checker cannot tell; " + kWrap);
+  }
+  void report(const clang::Stmt* at, std::string message) {
+    if (context_.device.in_unsafe_block(at)) return;
+    context_.reporter.report(finding(rule_, diag::Severity::Error, at->getBeginLoc(),
+                                     std::move(message), at->getSourceRange()));
+  }
+
+  const RuleContext& context_;
+  std::string_view rule_;
+};
+
+}  // namespace
+
+void UnsafeRequiredRule::check(const RuleContext& context) {
+  Finder finder(context, name());
+  walk_device_code(context, finder);
+}
+
+}  // namespace carbide::rules

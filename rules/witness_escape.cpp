@@ -1,0 +1,76 @@
+#include "witness_escape.hpp"
+
+#include "device_walk.hpp"
+
+#include <clang/AST/ExprCXX.h>
+
+namespace carbide::rules {
+namespace {
+
+class Finder : public clang::RecursiveASTVisitor<Finder> {
+ public:
+  Finder(const RuleContext& context, std::string_view rule) : context_(context), rule_(rule) {}
+
+  bool VisitLambdaExpr(clang::LambdaExpr* lambda) {
+    for (const clang::LambdaCapture& capture : lambda->captures()) {
+      if (!capture.capturesVariable() || capture.getCaptureKind() != clang::LCK_ByRef) continue;
+      const clang::ValueDecl* var = capture.getCapturedVar();
+      if (!analysis::is_witness_type(var->getType())) continue;
+      report(capture.getLocation(),
+             "witness '" + var->getNameAsString() +
+                 "' is captured by reference; a lambda can outlive the statement or run on "
+                 "another thread's data. Pass the witness to the lambda as a 'const&' parameter");
+    }
+    return true;
+  }
+  bool VisitReturnStmt(clang::ReturnStmt* statement) {
+    if (statement->getRetValue() && analysis::is_witness_type(statement->getRetValue()->getType()))
+      report(statement->getBeginLoc(),
+             "a thread-index witness is returned; witnesses are made by carbide::thread:: and "
+             "passed down by 'const&', never handed back");
+    return true;
+  }
+  bool VisitUnaryOperator(clang::UnaryOperator* op) {
+    if (op->getOpcode() == clang::UO_AddrOf &&
+        analysis::is_witness_type(op->getSubExpr()->getType()))
+      report(op->getBeginLoc(), "the address of witness '" + source_text(context_.ast, op->getSubExpr()) +
+                                    "' is taken; a stored pointer lets the index outlive its "
+                                    "thread's control. Pass the witness by 'const&'");
+    return true;
+  }
+  bool VisitInitListExpr(clang::InitListExpr* list) {
+    if (list->isSemanticForm() && list->getType()->isRecordType())
+      for (const clang::Expr* element : list->inits())
+        if (element && analysis::is_witness_type(element->getType()))
+          report(element->getBeginLoc(),
+                 "witness '" + source_text(context_.ast, element) +
+                     "' is stored in an object; keep witnesses in local variables and pass them "
+                     "by 'const&'");
+    return true;
+  }
+  bool VisitCallExpr(clang::CallExpr* call) {
+    const clang::FunctionDecl* callee = call->getDirectCallee();
+    if (callee && callee->isInStdNamespace() && callee->getName() == "move" &&
+        call->getNumArgs() == 1 && analysis::is_witness_type(call->getArg(0)->getType()))
+      report(call->getBeginLoc(), "witness '" + source_text(context_.ast, call->getArg(0)) +
+                                      "' is moved; a witness stays with the thread that made it");
+    return true;
+  }
+
+ private:
+  void report(clang::SourceLocation at, std::string message) {
+    context_.reporter.report(finding(rule_, diag::Severity::Error, at, std::move(message)));
+  }
+
+  const RuleContext& context_;
+  std::string_view rule_;
+};
+
+}  // namespace
+
+void WitnessEscapeRule::check(const RuleContext& context) {
+  Finder finder(context, name());
+  walk_device_code(context, finder);
+}
+
+}  // namespace carbide::rules

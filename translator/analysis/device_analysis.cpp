@@ -1,0 +1,167 @@
+#include "analysis/device_analysis.hpp"
+
+#include <clang/AST/DeclCXX.h>
+#include <clang/AST/ExprCXX.h>
+#include <clang/AST/RecursiveASTVisitor.h>
+#include <clang/Basic/SourceManager.h>
+
+namespace carbide::analysis {
+namespace {
+
+constexpr int kMaxProvenanceDepth = 8;
+
+const clang::VarDecl* unsafe_block_variable(const clang::IfStmt* statement) {
+  const auto* init = llvm::dyn_cast_or_null<clang::DeclStmt>(statement->getInit());
+  if (init == nullptr || !init->isSingleDecl()) return nullptr;
+  const auto* var = llvm::dyn_cast<clang::VarDecl>(init->getSingleDecl());
+  if (var == nullptr) return nullptr;
+  const auto* record = var->getType()->getAsCXXRecordDecl();
+  if (record == nullptr || record->getQualifiedNameAsString() != "carbide::detail::unsafe_block")
+    return nullptr;
+  return var;
+}
+
+std::string reason_of(const clang::VarDecl* var) {
+  const clang::Expr* init = var->getInit();
+  if (init == nullptr) return "";
+  const clang::StringLiteral* literal = nullptr;
+  if (const auto* list = llvm::dyn_cast<clang::InitListExpr>(init->IgnoreImplicit())) {
+    if (list->getNumInits() > 0)
+      literal = llvm::dyn_cast<clang::StringLiteral>(list->getInit(0)->IgnoreImpCasts());
+  }
+  return literal ? literal->getString().str() : "";
+}
+
+class Collector : public clang::RecursiveASTVisitor<Collector> {
+ public:
+  Collector(const clang::SourceManager& sources, const clang::FunctionDecl* function,
+            std::vector<UnsafeBlock>& blocks,
+            std::map<const clang::VarDecl*, std::vector<const clang::Expr*>>& sources_of)
+      : sources_(sources), function_(function), blocks_(blocks), sources_of_(sources_of) {}
+
+  bool VisitIfStmt(clang::IfStmt* statement) {
+    if (const clang::VarDecl* var = unsafe_block_variable(statement))
+      blocks_.push_back({statement, sources_.getExpansionLoc(statement->getBeginLoc()),
+                         reason_of(var), function_});
+    return true;
+  }
+  bool VisitVarDecl(clang::VarDecl* var) {
+    if (var->getType()->isPointerType() && var->getInit() != nullptr)
+      sources_of_[var].push_back(var->getInit());
+    return true;
+  }
+  bool VisitBinaryOperator(clang::BinaryOperator* op) {
+    if (op->getOpcode() != clang::BO_Assign) return true;
+    if (const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(op->getLHS()->IgnoreParens()))
+      if (const auto* var = llvm::dyn_cast<clang::VarDecl>(ref->getDecl()))
+        if (var->getType()->isPointerType()) sources_of_[var].push_back(op->getRHS());
+    return true;
+  }
+
+ private:
+  const clang::SourceManager& sources_;
+  const clang::FunctionDecl* function_;
+  std::vector<UnsafeBlock>& blocks_;
+  std::map<const clang::VarDecl*, std::vector<const clang::Expr*>>& sources_of_;
+};
+
+Provenance combine(const Provenance& a, const Provenance& b) {
+  if (a.origin == b.origin && a.get_mut == b.get_mut) return a;
+  if (a.origin == PointerOrigin::ViewElement && b.origin == PointerOrigin::ViewElement) {
+    Provenance mixed = a;  // two get_mut calls on one path are still view elements
+    return mixed;
+  }
+  return {};
+}
+
+bool is_thread_local_storage(const clang::ValueDecl* decl) {
+  const auto* var = llvm::dyn_cast<clang::VarDecl>(decl);
+  return var != nullptr && var->isLocalVarDeclOrParm() && !var->isStaticLocal() &&
+         !var->getType()->isReferenceType() && !var->getType()->isPointerType();
+}
+
+}  // namespace
+
+bool is_witness_type(clang::QualType type) {
+  type = type.getNonReferenceType();
+  while (type->isPointerType()) type = type->getPointeeType();
+  const auto* record = type->getAsCXXRecordDecl();
+  if (record == nullptr) return false;
+  const std::string name = record->getQualifiedNameAsString();
+  return name.rfind("carbide::thread::", 0) == 0 && llvm::StringRef(name).ends_with("_witness");
+}
+
+const clang::CXXMemberCallExpr* as_get_mut(const clang::Expr* expr) {
+  const auto* call = llvm::dyn_cast<clang::CXXMemberCallExpr>(expr->IgnoreParenImpCasts());
+  if (call == nullptr || call->getMethodDecl() == nullptr) return nullptr;
+  if (call->getMethodDecl()->getName() != "get_mut") return nullptr;
+  const std::string owner = call->getMethodDecl()->getParent()->getQualifiedNameAsString();
+  return llvm::StringRef(owner).starts_with("carbide::disjoint_span") ? call : nullptr;
+}
+
+DeviceAnalysis::DeviceAnalysis(clang::ASTContext& context, const model::Program& program)
+    : context_(context) {
+  for (const clang::FunctionDecl* function : program.device.functions) {
+    const clang::FunctionDecl* definition = nullptr;
+    if (!function->hasBody(definition)) continue;
+    definitions_.push_back(definition);
+    Collector(context.getSourceManager(), definition, unsafe_blocks_, pointer_sources_)
+        .TraverseStmt(definition->getBody());
+  }
+}
+
+bool DeviceAnalysis::in_unsafe_block(const clang::Stmt* statement) const {
+  const clang::SourceManager& sources = context_.getSourceManager();
+  const clang::SourceLocation at = sources.getExpansionLoc(statement->getBeginLoc());
+  for (const UnsafeBlock& block : unsafe_blocks_) {
+    const clang::Stmt* body = block.statement->getThen();
+    const clang::SourceLocation begin = sources.getExpansionLoc(body->getBeginLoc());
+    const clang::SourceLocation end = sources.getExpansionLoc(body->getEndLoc());
+    if (!sources.isBeforeInTranslationUnit(at, begin) && !sources.isBeforeInTranslationUnit(end, at))
+      return true;
+  }
+  return false;
+}
+
+Provenance DeviceAnalysis::provenance(const clang::Expr* pointer) const {
+  return provenance(pointer, 0);
+}
+
+Provenance DeviceAnalysis::provenance(const clang::Expr* pointer, int depth) const {
+  if (depth > kMaxProvenanceDepth) return {};
+  const clang::Expr* expr = pointer->IgnoreParenImpCasts();
+  if (const auto* call = as_get_mut(expr)) return {PointerOrigin::ViewElement, call};
+  if (const auto* op = llvm::dyn_cast<clang::UnaryOperator>(expr)) {
+    if (op->getOpcode() != clang::UO_AddrOf) return {};
+    const clang::Expr* target = op->getSubExpr()->IgnoreParenImpCasts();
+    while (const auto* member = llvm::dyn_cast<clang::MemberExpr>(target)) {
+      if (member->isArrow()) return {};
+      target = member->getBase()->IgnoreParenImpCasts();
+    }
+    if (const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(target))
+      if (is_thread_local_storage(ref->getDecl())) return {PointerOrigin::Local, nullptr};
+    return {};
+  }
+  if (const auto* conditional = llvm::dyn_cast<clang::ConditionalOperator>(expr)) {
+    return combine(provenance(conditional->getTrueExpr(), depth + 1),
+                   provenance(conditional->getFalseExpr(), depth + 1));
+  }
+  if (const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(expr)) {
+    // A local array decays to a pointer to this thread's storage.
+    if (ref->getType()->isArrayType() && is_thread_local_storage(ref->getDecl()))
+      return {PointerOrigin::Local, nullptr};
+    const auto* var = llvm::dyn_cast<clang::VarDecl>(ref->getDecl());
+    auto it = var ? pointer_sources_.find(var) : pointer_sources_.end();
+    if (it == pointer_sources_.end() || llvm::isa<clang::ParmVarDecl>(var)) return {};
+    std::optional<Provenance> result;
+    for (const clang::Expr* source : it->second) {
+      if (llvm::isa<clang::CXXNullPtrLiteralExpr>(source->IgnoreParenImpCasts())) continue;
+      const Provenance next = provenance(source, depth + 1);
+      result = result ? combine(*result, next) : next;
+    }
+    return result.value_or(Provenance{});
+  }
+  return {};
+}
+
+}  // namespace carbide::analysis

@@ -1,0 +1,64 @@
+// Facts about device code that several rules stand on, computed once per file: where the
+// CARBIDE_UNSAFE blocks are, and where each raw pointer came from. Like Clang's analyses, this
+// knows nothing of diagnostics; rules ask it questions and decide what to report.
+#pragma once
+
+#include "model/module_model.hpp"
+
+#include <clang/AST/ASTContext.h>
+#include <clang/AST/Expr.h>
+#include <clang/AST/Stmt.h>
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace carbide::analysis {
+
+struct UnsafeBlock {
+  const clang::IfStmt* statement = nullptr;
+  clang::SourceLocation location;  // the CARBIDE_UNSAFE token
+  std::string reason;
+  const clang::FunctionDecl* function = nullptr;
+};
+
+enum class PointerOrigin {
+  ViewElement,  // the one element get_mut gave this thread
+  Local,        // the address of this thread's own local storage
+  Unknown,      // anything else: a parameter, data(), a cast, a mix of origins
+};
+
+struct Provenance {
+  PointerOrigin origin = PointerOrigin::Unknown;
+  const clang::CXXMemberCallExpr* get_mut = nullptr;  // for ViewElement: the call
+};
+
+class DeviceAnalysis {
+ public:
+  DeviceAnalysis(clang::ASTContext& context, const model::Program& program);
+
+  const std::vector<UnsafeBlock>& unsafe_blocks() const { return unsafe_blocks_; }
+  bool in_unsafe_block(const clang::Stmt* statement) const;
+  Provenance provenance(const clang::Expr* pointer) const;
+
+  // The device functions' definitions, in source order.
+  const std::vector<const clang::FunctionDecl*>& definitions() const { return definitions_; }
+
+ private:
+  Provenance provenance(const clang::Expr* pointer, int depth) const;
+
+  clang::ASTContext& context_;
+  std::vector<const clang::FunctionDecl*> definitions_;
+  std::vector<UnsafeBlock> unsafe_blocks_;
+  // Every value a local pointer variable is given: its initializer and each assignment.
+  std::map<const clang::VarDecl*, std::vector<const clang::Expr*>> pointer_sources_;
+};
+
+// True for a thread-index witness type (carbide::thread::*_witness), seen through references,
+// pointers and const.
+bool is_witness_type(clang::QualType type);
+
+// `view` in `view.get_mut(...)` when `call` is a disjoint view's get_mut.
+const clang::CXXMemberCallExpr* as_get_mut(const clang::Expr* expr);
+
+}  // namespace carbide::analysis
