@@ -6,7 +6,8 @@ import lit.formats
 config.name = "carbide"
 config.test_format = lit.formats.ShTest(execute_external=True)
 config.suffixes = [".cpp", ".test"]
-config.excludes = ["Inputs"]
+# Translator tests live in tests/lit, the rules' corpus in tests/rules.
+config.excludes = ["Inputs", "unit", "gpu", "CMakeLists.txt"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = config.carbide_obj_root
 
@@ -16,7 +17,7 @@ config.substitutions.append(("%ptxas", config.ptxas))
 config.substitutions.append(("%runtime_include", include_dir))
 config.substitutions.append(("%runtime_lib", config.runtime_lib))
 config.substitutions.append(("%samples", os.path.join(config.carbide_source_root, "samples")))
-config.substitutions.append(("%inputs", os.path.join(os.path.dirname(__file__), "Inputs")))
+config.substitutions.append(("%inputs", os.path.join(os.path.dirname(__file__), "lit", "Inputs")))
 # A user's program built the way carbide_add_kernels builds it.
 config.substitutions.append(
     ("%cxx_user", config.cxx + " -std=c++17 -Wall -Wextra -Werror -I" + include_dir))
