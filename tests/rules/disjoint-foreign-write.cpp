@@ -14,7 +14,7 @@ void smear(carbide::span<const float> in, carbide::disjoint_span<float> out) {
     *c_elem = in[idx.get()];
     c_elem[1] = 0.5f * in[idx.get()];
     // CHECK: disjoint-foreign-write.cpp:[[@LINE-1]]:5: error: 'c_elem[1]' reaches past the element that 'out.get_mut(idx)' gave this thread; that element belongs to another thread [carbide-disjoint-foreign-write]
-    // CHECK: disjoint-foreign-write.cpp:[[@LINE-7]]:73: note: 'out' is a carbide::disjoint_span: each thread owns exactly one element
+    // CHECK: disjoint-foreign-write.cpp:[[@LINE-6]]:73: note: 'out' is a carbide::disjoint_span: each thread owns exactly one element
   }
 }
 
