@@ -62,10 +62,6 @@ const model::Kernel* launched_kernel(const clang::CXXMemberCallExpr* call,
   return nullptr;
 }
 
-bool is_buffer(const model::Parameter& param) {
-  return param.kind == model::ParamKind::ReadView || param.kind == model::ParamKind::ExclusiveView;
-}
-
 class Finder : public clang::RecursiveASTVisitor<Finder> {
  public:
   Finder(const RuleContext& context, std::string_view rule) : context_(context), rule_(rule) {}
@@ -79,13 +75,13 @@ class Finder : public clang::RecursiveASTVisitor<Finder> {
     if (kernel == nullptr || call->getNumArgs() != kLeading + kernel->params.size()) return true;
     std::vector<std::optional<BufferName>> names;
     for (std::size_t i = 0; i < kernel->params.size(); ++i)
-      names.push_back(is_buffer(kernel->params[i]) ? buffer_name(call->getArg(kLeading + i))
+      names.push_back(model::is_view(kernel->params[i].kind) ? buffer_name(call->getArg(kLeading + i))
                                                    : std::nullopt);
     for (std::size_t i = 0; i < names.size(); ++i) {
       for (std::size_t j = i + 1; j < names.size(); ++j) {
         if (!names[i] || !names[j] || !(*names[i] == *names[j])) continue;
-        const bool first_exclusive = kernel->params[i].kind == model::ParamKind::ExclusiveView;
-        const bool second_exclusive = kernel->params[j].kind == model::ParamKind::ExclusiveView;
+        const bool first_exclusive = model::is_exclusive(kernel->params[i].kind);
+        const bool second_exclusive = model::is_exclusive(kernel->params[j].kind);
         if (!first_exclusive && !second_exclusive) continue;  // two readers may share
         const model::Parameter& exclusive = first_exclusive ? kernel->params[i] : kernel->params[j];
         const model::Parameter& other = first_exclusive ? kernel->params[j] : kernel->params[i];

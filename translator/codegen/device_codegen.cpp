@@ -7,10 +7,12 @@
 #include <clang/Basic/SourceManager.h>
 #include <clang/AST/DeclTemplate.h>
 #include <clang/Lex/Lexer.h>
+#include <clang/AST/RecursiveASTVisitor.h>
 #include <clang/Rewrite/Core/Rewriter.h>
 #include <llvm/Support/Path.h>
 
 #include <algorithm>
+#include <set>
 
 namespace carbide::codegen {
 namespace {
@@ -34,6 +36,45 @@ void mark_device_functions(const model::Program& program, clang::Rewriter& rewri
                                                     : "__device__ ";
     rewriter.InsertTextBefore(sources.getExpansionLoc(function->getBeginLoc()), marker);
   }
+}
+
+// Each `block::shared<T, N>()` in device code becomes `block::shared_at<T, N, Site>()`, so that
+// every call site has its own __shared__ array (one template instance per site).
+class SharedSiteNumberer : public clang::RecursiveASTVisitor<SharedSiteNumberer> {
+ public:
+  explicit SharedSiteNumberer(clang::Rewriter& rewriter) : rewriter_(rewriter) {}
+
+  bool VisitDeclRefExpr(clang::DeclRefExpr* ref) {
+    if (ref->getDecl()->getQualifiedNameAsString() == "carbide::block::shared")
+      number(ref->getNameInfo().getLoc(), ref->getRAngleLoc());
+    return true;
+  }
+  bool VisitUnresolvedLookupExpr(clang::UnresolvedLookupExpr* lookup) {
+    for (const clang::NamedDecl* candidate : lookup->decls())
+      if (candidate->getQualifiedNameAsString() == "carbide::block::shared") {
+        number(lookup->getNameLoc(), lookup->getRAngleLoc());
+        break;
+      }
+    return true;
+  }
+
+ private:
+  void number(clang::SourceLocation name, clang::SourceLocation right_angle) {
+    const clang::SourceManager& sources = rewriter_.getSourceMgr();
+    if (right_angle.isInvalid() || !numbered_.insert(sources.getExpansionLoc(name)).second) return;
+    rewriter_.ReplaceText(sources.getExpansionLoc(name), 6, "shared_at");
+    rewriter_.InsertTextBefore(sources.getExpansionLoc(right_angle),
+                               ", " + std::to_string(next_site_++));
+  }
+  clang::Rewriter& rewriter_;
+  unsigned next_site_ = 0;
+  std::set<clang::SourceLocation> numbered_;
+};
+
+void number_shared_sites(const model::Program& program, clang::Rewriter& rewriter) {
+  SharedSiteNumberer numberer(rewriter);
+  for (const clang::FunctionDecl* function : program.device.functions)
+    if (function->hasBody()) numberer.TraverseStmt(function->getBody());
 }
 
 // The declaration's text with the trailing semicolon that ends a class or variable.
@@ -97,6 +138,7 @@ std::string generate_device_source(const model::Program& program, clang::ASTCont
   const clang::SourceManager& sources = context.getSourceManager();
   clang::Rewriter rewriter(const_cast<clang::SourceManager&>(sources), context.getLangOpts());
   mark_device_functions(program, rewriter);
+  number_shared_sites(program, rewriter);
 
   const std::string source_name = llvm::sys::path::filename(program.source_path).str();
   std::string out = banner(source_name, "device code for nvcc");

@@ -14,9 +14,6 @@ using model::ParamKind;
 
 std::string tag_name(const model::Kernel& kernel) { return kernel.name + "_kernel"; }
 
-bool is_buffer(const model::Parameter& param) {
-  return param.kind == ParamKind::ReadView || param.kind == ParamKind::ExclusiveView;
-}
 
 // The API's shape follows the annotations alone, so that host code still type-checks while a
 // malformed contract is being reported; stubs are only generated once every contract is valid.
@@ -29,7 +26,10 @@ std::string host_parameter(const model::Parameter& param) {
     case ParamKind::ReadView:
       return "const carbide::DeviceBuffer<" + param.element_type + ">& " + param.name;
     case ParamKind::ExclusiveView:
+    case ParamKind::AtomicView:
       return "carbide::DeviceBuffer<" + param.element_type + ">& " + param.name;
+    case ParamKind::ExclusiveView2D:
+      return "carbide::DeviceBuffer2D<" + param.element_type + ">& " + param.name;
     case ParamKind::Scalar:
     case ParamKind::Unsupported:
       break;
@@ -51,7 +51,7 @@ std::string launch_name(const model::Kernel& kernel) {
 std::string exclusive_names(const model::Kernel& kernel) {
   std::string names;
   for (const model::Parameter& param : kernel.params)
-    if (param.kind == ParamKind::ExclusiveView) names += (names.empty() ? "" : ", ") + param.name;
+    if (model::is_exclusive(param.kind)) names += (names.empty() ? "" : ", ") + param.name;
   return names;
 }
 
@@ -113,10 +113,10 @@ std::string contract_constant(const model::Kernel& kernel) {
 std::string argument_setup(const model::Kernel& kernel) {
   std::string text, buffers, pointers;
   for (const model::Parameter& param : kernel.params) {
-    if (!is_buffer(param)) continue;
+    if (!model::is_view(param.kind)) continue;
     buffers += std::string(buffers.empty() ? "" : ",\n") + "       {" + c_string(param.name) +
                ", " + param.name + ".device_ptr(), " + param.name + ".bytes(), " +
-               (param.kind == ParamKind::ExclusiveView ? "true" : "false") + "}";
+               (model::is_exclusive(param.kind) ? "true" : "false") + "}";
   }
   if (!exclusive_names(kernel).empty())
     text += "  carbide::detail::check_no_aliasing(\n      " + c_string(kernel.qualified_name) +
@@ -125,9 +125,11 @@ std::string argument_setup(const model::Kernel& kernel) {
     std::string arg;
     if (param.kind == ParamKind::ReadView)
       text += "  auto " + param.name + "_view = carbide::detail::read_view(" + param.name + ");\n";
-    else if (param.kind == ParamKind::ExclusiveView)
+    else if (param.kind == ParamKind::ExclusiveView || param.kind == ParamKind::ExclusiveView2D)
       text += "  auto " + param.name + "_view = carbide::detail::exclusive_view(" + param.name + ");\n";
-    arg = is_buffer(param) ? "&" + param.name + "_view"
+    else if (param.kind == ParamKind::AtomicView)
+      text += "  auto " + param.name + "_view = carbide::detail::atomic_view(" + param.name + ");\n";
+    arg = model::is_view(param.kind) ? "&" + param.name + "_view"
                            : "const_cast<void*>(static_cast<const void*>(&" + param.name + "))";
     pointers += (pointers.empty() ? "" : ", ") + arg;
   }

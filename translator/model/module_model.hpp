@@ -17,6 +17,8 @@ namespace carbide::model {
 enum class ParamKind {
   ReadView,       // carbide::span<const T>
   ExclusiveView,  // carbide::disjoint_span<T>
+  ExclusiveView2D,  // carbide::disjoint_span2d<T>
+  AtomicView,     // carbide::atomic_span<T>
   Scalar,         // a trivially copyable value
   Unsupported,    // see Parameter::unsupported
 };
@@ -29,6 +31,13 @@ enum class UnsupportedParam {
   MutableSharedView,    // carbide::span<T> with a non-const T
   UnnameableScalar,     // a scalar type the generated API cannot declare
 };
+
+// Views whose buffer no other argument of the same launch may share.
+inline bool is_exclusive(ParamKind kind) {
+  return kind == ParamKind::ExclusiveView || kind == ParamKind::ExclusiveView2D ||
+         kind == ParamKind::AtomicView;
+}
+inline bool is_view(ParamKind kind) { return kind == ParamKind::ReadView || is_exclusive(kind); }
 
 struct Parameter {
   const clang::ParmVarDecl* decl = nullptr;

@@ -78,10 +78,14 @@ Parameter classify_parameter(const clang::ParmVarDecl* param, clang::ASTContext&
     result.kind = ParamKind::ReadView;
     return result;
   }
-  if (const auto* view = carbide_view(type, "carbide::disjoint_span")) {
-    result.element_type = spell_type(element_of(view).getUnqualifiedType(), context);
-    result.kind = ParamKind::ExclusiveView;
-    return result;
+  for (auto [name, kind] : {std::pair{"carbide::disjoint_span", ParamKind::ExclusiveView},
+                            std::pair{"carbide::disjoint_span2d", ParamKind::ExclusiveView2D},
+                            std::pair{"carbide::atomic_span", ParamKind::AtomicView}}) {
+    if (const auto* view = carbide_view(type, name)) {
+      result.element_type = spell_type(element_of(view).getUnqualifiedType(), context);
+      result.kind = kind;
+      return result;
+    }
   }
   if (!type.isTriviallyCopyableType(context) || type->isArrayType()) {
     result.unsupported = UnsupportedParam::NotTriviallyCopyable;

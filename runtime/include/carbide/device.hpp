@@ -46,6 +46,13 @@ namespace detail {
 }
 #endif
 
+// Device-only statements: on the host (where kernels are compiled but never run) they abort.
+#if defined(__CUDACC__)
+#define CARBIDE_ON_DEVICE(statement, name) statement
+#else
+#define CARBIDE_ON_DEVICE(statement, name) ::carbide::detail::device_only(name)
+#endif
+
 // Only the host stubs build views: a kernel can never invent one.
 struct view_access;
 
@@ -75,10 +82,63 @@ class index_1d_witness {
   friend struct detail::witness_factory;
 };
 
+class index_2d_witness {
+ public:
+  index_2d_witness(const index_2d_witness&) = delete;
+  index_2d_witness& operator=(const index_2d_witness&) = delete;
+  CARBIDE_DEVICE std::size_t row() const { return row_; }  // along y
+  CARBIDE_DEVICE std::size_t col() const { return col_; }  // along x
+
+ private:
+  CARBIDE_DEVICE index_2d_witness(std::size_t row, std::size_t col) : row_(row), col_(col) {}
+  std::size_t row_, col_;
+  friend struct detail::witness_factory;
+};
+
+// The flat block-local index: ty * block_dim().x + tx (and tz for 3-D blocks).
+class local_index_witness {
+ public:
+  local_index_witness(const local_index_witness&) = delete;
+  local_index_witness& operator=(const local_index_witness&) = delete;
+  CARBIDE_DEVICE unsigned get() const { return value_; }
+
+ private:
+  CARBIDE_DEVICE explicit local_index_witness(unsigned value) : value_(value) {}
+  unsigned value_;
+  friend struct detail::witness_factory;
+};
+
+// The thread's lane in its warp, 0-31.
+class lane_witness {
+ public:
+  lane_witness(const lane_witness&) = delete;
+  lane_witness& operator=(const lane_witness&) = delete;
+  CARBIDE_DEVICE unsigned get() const { return value_; }
+
+ private:
+  CARBIDE_DEVICE explicit lane_witness(unsigned value) : value_(value) {}
+  unsigned value_;
+  friend struct detail::witness_factory;
+};
+
 #if defined(__CUDACC__)
+CARBIDE_DEVICE unsigned flat_thread_index() {
+  return (threadIdx.z * blockDim.y + threadIdx.y) * blockDim.x + threadIdx.x;
+}
 CARBIDE_DEVICE index_1d_witness index_1d() {
   return detail::witness_factory::make<index_1d_witness>(std::size_t(blockIdx.x) * blockDim.x +
                                                          threadIdx.x);
+}
+CARBIDE_DEVICE index_2d_witness index_2d() {
+  return detail::witness_factory::make<index_2d_witness>(
+      std::size_t(blockIdx.y) * blockDim.y + threadIdx.y,
+      std::size_t(blockIdx.x) * blockDim.x + threadIdx.x);
+}
+CARBIDE_DEVICE local_index_witness local_index() {
+  return detail::witness_factory::make<local_index_witness>(flat_thread_index());
+}
+CARBIDE_DEVICE lane_witness lane() {
+  return detail::witness_factory::make<lane_witness>(flat_thread_index() & 31u);
 }
 CARBIDE_DEVICE carbide::dim3 thread_idx() { return {threadIdx.x, threadIdx.y, threadIdx.z}; }
 CARBIDE_DEVICE carbide::dim3 block_idx() { return {blockIdx.x, blockIdx.y, blockIdx.z}; }
@@ -86,6 +146,9 @@ CARBIDE_DEVICE carbide::dim3 block_dim() { return {blockDim.x, blockDim.y, block
 CARBIDE_DEVICE carbide::dim3 grid_dim() { return {gridDim.x, gridDim.y, gridDim.z}; }
 #else
 CARBIDE_DEVICE index_1d_witness index_1d() { detail::device_only("carbide::thread::index_1d"); }
+CARBIDE_DEVICE index_2d_witness index_2d() { detail::device_only("carbide::thread::index_2d"); }
+CARBIDE_DEVICE local_index_witness local_index() { detail::device_only("carbide::thread::local_index"); }
+CARBIDE_DEVICE lane_witness lane() { detail::device_only("carbide::thread::lane"); }
 CARBIDE_DEVICE carbide::dim3 thread_idx() { detail::device_only("carbide::thread::thread_idx"); }
 CARBIDE_DEVICE carbide::dim3 block_idx() { detail::device_only("carbide::thread::block_idx"); }
 CARBIDE_DEVICE carbide::dim3 block_dim() { detail::device_only("carbide::thread::block_dim"); }
@@ -142,6 +205,108 @@ class disjoint_span {
   std::size_t size_ = 0;
 };
 
+// Row-major 2-D output: each thread reaches only the element at its own (row, col).
+template <class T>
+class disjoint_span2d {
+  static_assert(!std::is_const_v<T>, "a disjoint_span2d is an output: its element type is not const");
+
+ public:
+  using element_type = T;
+  CARBIDE_HOST_DEVICE std::size_t rows() const { return rows_; }
+  CARBIDE_HOST_DEVICE std::size_t cols() const { return cols_; }
+  CARBIDE_HOST_DEVICE std::size_t pitch() const { return pitch_; }  // elements between rows
+  CARBIDE_DEVICE T* get_mut(const thread::index_2d_witness& own) const {
+    return own.row() < rows_ && own.col() < cols_ ? data_ + own.row() * pitch_ + own.col()
+                                                  : nullptr;
+  }
+
+ private:
+  friend struct detail::view_access;
+  T* data_ = nullptr;
+  std::size_t rows_ = 0, cols_ = 0, pitch_ = 0;
+};
+
+// Shared read-modify-write at any index; every access is one atomic instruction.
+template <class T>
+class atomic_span {
+ public:
+  using element_type = T;
+  CARBIDE_HOST_DEVICE std::size_t size() const { return size_; }
+  CARBIDE_DEVICE T fetch_add([[maybe_unused]] std::size_t i, [[maybe_unused]] T v) const {
+    CARBIDE_ON_DEVICE(return atomicAdd(at(i), v), "carbide::atomic_span::fetch_add");
+  }
+  CARBIDE_DEVICE T fetch_min([[maybe_unused]] std::size_t i, [[maybe_unused]] T v) const {
+    CARBIDE_ON_DEVICE(return atomicMin(at(i), v), "carbide::atomic_span::fetch_min");
+  }
+  CARBIDE_DEVICE T fetch_max([[maybe_unused]] std::size_t i, [[maybe_unused]] T v) const {
+    CARBIDE_ON_DEVICE(return atomicMax(at(i), v), "carbide::atomic_span::fetch_max");
+  }
+  CARBIDE_DEVICE T exchange([[maybe_unused]] std::size_t i, [[maybe_unused]] T v) const {
+    CARBIDE_ON_DEVICE(return atomicExch(at(i), v), "carbide::atomic_span::exchange");
+  }
+  // Returns the value found; the swap happened when it equals `expected`.
+  CARBIDE_DEVICE T compare_exchange([[maybe_unused]] std::size_t i, [[maybe_unused]] T expected,
+                                  [[maybe_unused]] T desired) const {
+    CARBIDE_ON_DEVICE(return atomicCAS(at(i), expected, desired),
+                      "carbide::atomic_span::compare_exchange");
+  }
+  CARBIDE_DEVICE T load([[maybe_unused]] std::size_t i) const {
+    CARBIDE_ON_DEVICE(return *static_cast<volatile T*>(at(i)), "carbide::atomic_span::load");
+  }
+
+ private:
+  CARBIDE_DEVICE T* at(std::size_t i) const {
+#if defined(__CUDACC__) && defined(CARBIDE_CHECKED)
+    if (i >= size_) detail::fail_check();
+#endif
+    return data_ + i;
+  }
+  friend struct detail::view_access;
+  T* data_ = nullptr;
+  std::size_t size_ = 0;
+};
+
+namespace thread {
+
+// The indexes a thread owns in a grid-stride loop, each as a witness get_mut accepts.
+class grid_stride_range {
+ public:
+  class iterator {
+   public:
+    CARBIDE_DEVICE index_1d_witness operator*() const {
+      return detail::witness_factory::make<index_1d_witness>(index_);
+    }
+    CARBIDE_DEVICE iterator& operator++() {
+      index_ += stride_;
+      return *this;
+    }
+    CARBIDE_DEVICE bool operator!=(const iterator& end) const { return index_ < end.index_; }
+
+   private:
+    friend class grid_stride_range;
+    CARBIDE_DEVICE iterator(std::size_t index, std::size_t stride) : index_(index), stride_(stride) {}
+    std::size_t index_, stride_;
+  };
+  CARBIDE_DEVICE iterator begin() const { return iterator(first_, stride_); }
+  CARBIDE_DEVICE iterator end() const { return iterator(size_, 0); }
+
+ private:
+  friend struct detail::witness_factory;
+  CARBIDE_DEVICE grid_stride_range(std::size_t first, std::size_t stride, std::size_t size)
+      : first_(first), stride_(stride), size_(size) {}
+  std::size_t first_, stride_, size_;
+};
+
+template <class View>
+CARBIDE_DEVICE grid_stride_range grid_stride([[maybe_unused]] const View& view) {
+  CARBIDE_ON_DEVICE(return detail::witness_factory::make<grid_stride_range>(
+                        std::size_t(blockIdx.x) * blockDim.x + threadIdx.x,
+                        std::size_t(gridDim.x) * blockDim.x, view.size()),
+                    "carbide::thread::grid_stride");
+}
+
+}  // namespace thread
+
 namespace detail {
 struct view_access {
   template <class View>
@@ -151,7 +316,20 @@ struct view_access {
     view.size_ = size;
     return view;
   }
+  template <class T>
+  static disjoint_span2d<T> make_2d(T* data, std::size_t rows, std::size_t cols,
+                                    std::size_t pitch) {
+    disjoint_span2d<T> view;
+    view.data_ = data;
+    view.rows_ = rows;
+    view.cols_ = cols;
+    view.pitch_ = pitch;
+    return view;
+  }
 };
 }  // namespace detail
 
 }  // namespace carbide
+
+#include <carbide/block.hpp>
+#include <carbide/warp.hpp>

@@ -138,6 +138,39 @@ class DeviceBuffer {
   std::size_t size_ = 0;
 };
 
+// A row-major matrix in device memory, rows × cols with rows `pitch()` elements apart; what a
+// kernel's disjoint_span2d parameter is given.
+template <class T>
+class DeviceBuffer2D {
+ public:
+  static DeviceBuffer2D uninitialized(const Stream& stream, std::size_t rows, std::size_t cols) {
+    return DeviceBuffer2D(DeviceBuffer<T>::uninitialized(stream, rows * cols), rows, cols);
+  }
+  static DeviceBuffer2D zeroed(const Stream& stream, std::size_t rows, std::size_t cols) {
+    return DeviceBuffer2D(DeviceBuffer<T>::zeroed(stream, rows * cols), rows, cols);
+  }
+  static DeviceBuffer2D from_host(const Stream& stream, const std::vector<T>& row_major,
+                                  std::size_t rows, std::size_t cols) {
+    if (row_major.size() != rows * cols)
+      throw Error("DeviceBuffer2D::from_host: " + std::to_string(row_major.size()) +
+                  " values for a " + std::to_string(rows) + " x " + std::to_string(cols) +
+                  " matrix");
+    return DeviceBuffer2D(DeviceBuffer<T>::from_host(stream, row_major), rows, cols);
+  }
+  std::size_t rows() const { return rows_; }
+  std::size_t cols() const { return cols_; }
+  std::size_t pitch() const { return cols_; }
+  std::size_t bytes() const { return storage_.bytes(); }
+  detail::DevicePtr device_ptr() const { return storage_.device_ptr(); }
+  std::vector<T> to_host_vec(const Stream& stream) const { return storage_.to_host_vec(stream); }
+
+ private:
+  DeviceBuffer2D(DeviceBuffer<T> storage, std::size_t rows, std::size_t cols)
+      : storage_(std::move(storage)), rows_(rows), cols_(cols) {}
+  DeviceBuffer<T> storage_;
+  std::size_t rows_, cols_;
+};
+
 // Proof that a launch configuration was checked against one kernel's contract on one loaded
 // module. Only the kernel's tag, which only the generated module can reach, constructs one.
 template <class KernelTag>
@@ -199,6 +232,16 @@ template <class T>
 auto exclusive_view(DeviceBuffer<T>& buffer) {
   return view_access::make<disjoint_span<T>>(reinterpret_cast<T*>(buffer.device_ptr()),
                                               buffer.size());
+}
+template <class T>
+auto exclusive_view(DeviceBuffer2D<T>& buffer) {
+  return view_access::make_2d<T>(reinterpret_cast<T*>(buffer.device_ptr()), buffer.rows(),
+                                 buffer.cols(), buffer.pitch());
+}
+template <class T>
+auto atomic_view(DeviceBuffer<T>& buffer) {
+  return view_access::make<atomic_span<T>>(reinterpret_cast<T*>(buffer.device_ptr()),
+                                            buffer.size());
 }
 
 }  // namespace detail
