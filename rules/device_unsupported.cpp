@@ -116,12 +116,9 @@ bool reaches(const clang::FunctionDecl* from, const clang::FunctionDecl* target,
 
 void DeviceUnsupportedRule::check(const RuleContext& context) {
   std::vector<DeviceCall> calls;
-  for (const clang::FunctionDecl* function : context.program.device.functions) {
-    const clang::FunctionDecl* definition = nullptr;
-    if (!function->hasBody(definition)) continue;
+  for (const clang::FunctionDecl* definition : context.device.definitions())
     Finder(context, name(), definition->getCanonicalDecl(), calls)
         .TraverseStmt(definition->getBody());
-  }
   CallGraph graph;
   for (const DeviceCall& call : calls) graph[call.caller].insert(call.callee);
   // One report per cycle: at the call that goes back to a function defined earlier.

@@ -5,11 +5,13 @@
 
 #include "device_unsupported.hpp"
 #include "disjoint_foreign_write.hpp"
+#include "divergent_barrier.hpp"
 #include "global_write.hpp"
 #include "kernel_signature.hpp"
 #include "launch_aliasing.hpp"
 #include "launch_contract.hpp"
 #include "missing_contract.hpp"
+#include "shared_race.hpp"
 #include "unsafe_reason.hpp"
 #include "unsafe_required.hpp"
 #include "witness_escape.hpp"
@@ -27,6 +29,8 @@ std::vector<std::unique_ptr<Rule>> make_all_rules() {
   rules.push_back(std::make_unique<GlobalWriteRule>());
   rules.push_back(std::make_unique<UnsafeRequiredRule>());
   rules.push_back(std::make_unique<UnsafeReasonRule>());
+  rules.push_back(std::make_unique<SharedRaceRule>());
+  rules.push_back(std::make_unique<DivergentBarrierRule>());
   rules.push_back(std::make_unique<LaunchAliasingRule>());
   return rules;
 }

@@ -3,7 +3,10 @@
 #include <clang/AST/DeclCXX.h>
 #include <clang/AST/ExprCXX.h>
 #include <clang/AST/RecursiveASTVisitor.h>
+#include <clang/AST/DeclTemplate.h>
 #include <clang/Basic/SourceManager.h>
+
+#include <algorithm>
 
 namespace carbide::analysis {
 namespace {
@@ -100,14 +103,52 @@ const clang::CXXMemberCallExpr* as_get_mut(const clang::Expr* expr) {
 }
 
 DeviceAnalysis::DeviceAnalysis(clang::ASTContext& context, const model::Program& program)
-    : context_(context) {
+    : context_(context), program_(program) {
   for (const clang::FunctionDecl* function : program.device.functions) {
+    // A template is analysed in each of its instantiations, where every type is known.
+    if (const clang::FunctionTemplateDecl* pattern = function->getDescribedFunctionTemplate()) {
+      for (const clang::FunctionDecl* instance : pattern->specializations())
+        if (instance->hasBody()) definitions_.push_back(instance);
+      continue;
+    }
     const clang::FunctionDecl* definition = nullptr;
-    if (!function->hasBody(definition)) continue;
-    definitions_.push_back(definition);
+    if (function->hasBody(definition)) definitions_.push_back(definition);
+  }
+  for (const clang::FunctionDecl* definition : definitions_)
     Collector(context.getSourceManager(), definition, unsafe_blocks_, pointer_sources_)
         .TraverseStmt(definition->getBody());
+  // Instances share their pattern's CARBIDE_UNSAFE blocks.
+  std::sort(unsafe_blocks_.begin(), unsafe_blocks_.end(),
+            [&](const UnsafeBlock& a, const UnsafeBlock& b) {
+              return context.getSourceManager().isBeforeInTranslationUnit(a.location, b.location);
+            });
+  unsafe_blocks_.erase(std::unique(unsafe_blocks_.begin(), unsafe_blocks_.end(),
+                                   [](const UnsafeBlock& a, const UnsafeBlock& b) {
+                                     return a.location == b.location;
+                                   }),
+                       unsafe_blocks_.end());
+}
+
+BlockShape DeviceAnalysis::block_shape(const clang::FunctionDecl* function) const {
+  std::optional<BlockShape> shared;
+  bool agree = true;
+  for (const model::Module& module : program_.modules) {
+    for (const model::Kernel& kernel : module.kernels) {
+      BlockShape shape;
+      if (kernel.has_valid_contract()) {
+        const auto& block = kernel.contract->parsed->block;
+        shape.threads = block[0] * block[1] * block[2];
+        shape.one_dimensional = block[1] == 1 && block[2] == 1;
+      }
+      if (kernel.decl == function || kernel.decl->getCanonicalDecl() == function->getCanonicalDecl())
+        return shape;
+      if (shared && (shared->threads != shape.threads ||
+                     shared->one_dimensional != shape.one_dimensional))
+        agree = false;
+      shared = shape;
+    }
   }
+  return agree && shared ? *shared : BlockShape{};
 }
 
 bool DeviceAnalysis::in_unsafe_block(const clang::Stmt* statement) const {

@@ -3,6 +3,7 @@
 // knows nothing of diagnostics; rules ask it questions and decide what to report.
 #pragma once
 
+#include "analysis/thread_values.hpp"
 #include "model/module_model.hpp"
 
 #include <clang/AST/ASTContext.h>
@@ -41,6 +42,10 @@ class DeviceAnalysis {
   bool in_unsafe_block(const clang::Stmt* statement) const;
   Provenance provenance(const clang::Expr* pointer) const;
 
+  // The block a function runs in: its own contract for a kernel; for a helper, the contract all
+  // kernels share (unknown when they differ).
+  BlockShape block_shape(const clang::FunctionDecl* function) const;
+
   // The device functions' definitions, in source order.
   const std::vector<const clang::FunctionDecl*>& definitions() const { return definitions_; }
 
@@ -48,6 +53,7 @@ class DeviceAnalysis {
   Provenance provenance(const clang::Expr* pointer, int depth) const;
 
   clang::ASTContext& context_;
+  const model::Program& program_;
   std::vector<const clang::FunctionDecl*> definitions_;
   std::vector<UnsafeBlock> unsafe_blocks_;
   // Every value a local pointer variable is given: its initializer and each assignment.

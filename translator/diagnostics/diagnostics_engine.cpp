@@ -90,6 +90,11 @@ void DiagnosticsEngine::report(Finding finding) {
   if (suppressed_by_comment(finding)) return;
   if (finding.severity == Severity::Warning && as_errors_.matches(finding.rule))
     finding.severity = Severity::Error;
+  // Each instantiation of a template reports the same line: one diagnostic per fault.
+  for (const Finding& known : findings_)
+    if (known.rule == finding.rule && known.location == finding.location &&
+        known.message == finding.message)
+      return;
   findings_.push_back(std::move(finding));
 }
 

@@ -1,0 +1,111 @@
+// carbide-shared-race: per barrier phase, different threads write provably distinct slots and
+// read only slots no other thread writes in that phase.
+// RUN: not %carbide check %s 2> %t.err
+// RUN: FileCheck %s --implicit-check-not=error: < %t.err
+#include <carbide/carbide.hpp>
+
+namespace kernels {
+
+constexpr unsigned kBlock = 256;
+
+// A block reduction missing the barrier inside its loop.
+CARBIDE_KERNEL
+CARBIDE_LAUNCH_CONTRACT(domain = 1, block = (kBlock, 1, 1))
+void reduce_missing_sync(carbide::span<const float> in, carbide::disjoint_span<float> out) {
+  auto idx = carbide::thread::index_1d();
+  auto lid = carbide::thread::local_index();
+  auto tile = carbide::block::shared<float, kBlock>();
+  tile[lid] = idx.get() < in.size() ? in[idx.get()] : 0.f;
+  carbide::block::sync();
+  for (unsigned s = kBlock / 2; s > 0; s /= 2) {
+    if (lid.get() < s) tile[lid.get()] += tile[lid.get() + s];
+    // CHECK: shared-race.cpp:[[@LINE-1]]:42: error: 'tile[lid.get() + s]' reads a slot of 'tile' that another thread may write in this barrier phase; put carbide::block::sync() between the write and the read [carbide-shared-race]
+    // CHECK: note: the write in the same phase
+    // CHECK: note: the checker could not prove
+  }
+  if (float* o = out.get_mut(idx)) *o = tile[0];
+}
+
+// A transpose tile read back before the barrier.
+CARBIDE_KERNEL
+CARBIDE_LAUNCH_CONTRACT(domain = 1, block = (kBlock, 1, 1))
+void reverse_without_sync(carbide::span<const float> in, carbide::disjoint_span<float> out) {
+  auto idx = carbide::thread::index_1d();
+  auto lid = carbide::thread::local_index();
+  auto tile = carbide::block::shared<float, kBlock>();
+  tile[lid] = in[idx.get()];
+  if (float* o = out.get_mut(idx)) *o = tile[kBlock - 1 - lid.get()];
+  // CHECK: shared-race.cpp:[[@LINE-1]]:41: error: 'tile[kBlock - 1 - lid.get()]' reads a slot of 'tile' that another thread may write
+  // CHECK: note: the write in the same phase
+  // CHECK: note: the checker could not prove
+}
+
+// Every thread writes one flag slot.
+CARBIDE_KERNEL
+CARBIDE_LAUNCH_CONTRACT(domain = 1, block = (kBlock, 1, 1))
+void flag_by_all(carbide::span<const float> in, carbide::disjoint_span<float> out) {
+  auto idx = carbide::thread::index_1d();
+  auto flag = carbide::block::shared<float, 1>();
+  flag[0] = in[idx.get()];
+  // CHECK: shared-race.cpp:[[@LINE-1]]:3: error: 'flag[0]' may write the same slot of 'flag' from different threads
+  // CHECK: note: the checker could not prove
+  carbide::block::sync();
+  if (float* o = out.get_mut(idx)) *o = flag[0];
+}
+
+// Good: the textbook forms.
+CARBIDE_KERNEL
+CARBIDE_LAUNCH_CONTRACT(domain = 1, block = (kBlock, 1, 1))
+void tree_reduction(carbide::span<const float> in, carbide::disjoint_span<float> out) {
+  auto idx = carbide::thread::index_1d();
+  auto lid = carbide::thread::local_index();
+  auto tile = carbide::block::shared<float, kBlock>();
+  auto l = lid.get();
+  tile[l] = idx.get() < in.size() ? in[idx.get()] : 0.f;
+  carbide::block::sync();
+  for (unsigned s = kBlock / 2; s > 0; s /= 2) {
+    if (l < s) tile[l] += tile[l + s];
+    carbide::block::sync();
+  }
+  if (lid.get() == 0) tile[0] = tile[0] * 0.5f;
+  carbide::block::sync();
+  if (float* o = out.get_mut(idx)) *o = tile[0];
+}
+
+constexpr unsigned kRadius = 3;
+
+CARBIDE_KERNEL
+CARBIDE_LAUNCH_CONTRACT(domain = 1, block = (kBlock, 1, 1))
+void halo_stencil(carbide::span<const float> in, carbide::disjoint_span<float> out) {
+  auto idx = carbide::thread::index_1d();
+  auto lid = carbide::thread::local_index();
+  auto tile = carbide::block::shared<float, kBlock + 2 * kRadius>();
+  const unsigned l = lid.get();
+  const std::size_t g = idx.get();
+  tile[l + kRadius] = g < in.size() ? in[g] : 0.f;
+  if (l < kRadius) {
+    tile[l] = g >= kRadius ? in[g - kRadius] : 0.f;
+    tile[l + kBlock + kRadius] = g + kBlock < in.size() ? in[g + kBlock] : 0.f;
+  }
+  carbide::block::sync();
+  float sum = 0.f;
+  for (unsigned k = 0; k <= 2 * kRadius; ++k) sum += tile[l + k];
+  if (float* o = out.get_mut(idx)) *o = sum;
+}
+
+CARBIDE_KERNEL
+CARBIDE_LAUNCH_CONTRACT(domain = 1, block = (kBlock, 1, 1))
+void warp_partials(carbide::span<const float> in, carbide::disjoint_span<float> out) {
+  auto idx = carbide::thread::index_1d();
+  auto lid = carbide::thread::local_index();
+  auto lane = carbide::thread::lane();
+  auto partial = carbide::block::shared<float, kBlock / 32>();
+  const float s = carbide::warp::reduce_add(idx.get() < in.size() ? in[idx.get()] : 0.f);
+  if (lane.get() == 0) partial[lid.get() / 32] = s;
+  carbide::block::sync();
+  float total = 0.f;
+  if (lid.get() / 32 == 0) total = carbide::warp::reduce_add(lane.get() < kBlock / 32 ? partial[lane.get()] : 0.f);
+  if (float* o = out.get_mut(idx)) *o = total;
+}
+
+}  // namespace kernels

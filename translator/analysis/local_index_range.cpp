@@ -1,0 +1,186 @@
+#include "analysis/local_index_range.hpp"
+
+#include <clang/AST/DeclCXX.h>
+#include <clang/AST/ExprCXX.h>
+
+namespace carbide::analysis {
+namespace {
+
+Affine constant(std::int64_t value) {
+  Affine form;
+  form.constant = value;
+  return form;
+}
+
+bool provably_non_negative(const Affine& form) {
+  return form.local == 0 && form.divisor == 1 && form.symbols.empty() && form.constant >= 0;
+}
+
+bool is_lane_read(const clang::Expr* expr) {
+  const auto* call = llvm::dyn_cast<clang::CXXMemberCallExpr>(expr->IgnoreParenImpCasts());
+  return call && call->getMethodDecl() && call->getMethodDecl()->getName() == "get" &&
+         call->getMethodDecl()->getParent()->getQualifiedNameAsString() ==
+             "carbide::thread::lane_witness";
+}
+
+// `lane.get()` and `L % 32` are both the lane when blocks are one-dimensional rows of warps.
+std::optional<std::int64_t> lane_modulus(const ThreadValues& values, const clang::Expr* expr) {
+  expr = expr->IgnoreParenImpCasts();
+  if (is_lane_read(expr)) return 32;
+  if (const auto* op = llvm::dyn_cast<clang::BinaryOperator>(expr); op && op->getOpcode() == clang::BO_Rem) {
+    auto lhs = values.affine(op->getLHS());
+    auto rhs = values.affine(op->getRHS());
+    if (lhs && rhs && rhs->is_constant() && rhs->constant > 0 && lhs->local == 1 &&
+        lhs->divisor == 1 && lhs->symbols.empty() && lhs->constant == 0)
+      return rhs->constant;
+  }
+  return std::nullopt;
+}
+
+clang::BinaryOperatorKind negate(clang::BinaryOperatorKind op) {
+  switch (op) {
+    case clang::BO_LT: return clang::BO_GE;
+    case clang::BO_LE: return clang::BO_GT;
+    case clang::BO_GT: return clang::BO_LE;
+    case clang::BO_GE: return clang::BO_LT;
+    case clang::BO_EQ: return clang::BO_NE;
+    case clang::BO_NE: return clang::BO_EQ;
+    default: return op;
+  }
+}
+
+clang::BinaryOperatorKind mirror(clang::BinaryOperatorKind op) {
+  switch (op) {
+    case clang::BO_LT: return clang::BO_GT;
+    case clang::BO_LE: return clang::BO_GE;
+    case clang::BO_GT: return clang::BO_LT;
+    case clang::BO_GE: return clang::BO_LE;
+    default: return op;
+  }
+}
+
+// Records `L op bound`.
+void bound(LocalRange& range, clang::BinaryOperatorKind op, const Affine& limit) {
+  switch (op) {
+    case clang::BO_LT: range.upper.push_back(limit); break;
+    case clang::BO_LE: range.upper.push_back(limit.plus(constant(1))); break;
+    case clang::BO_GT: range.lower.push_back(limit.plus(constant(1))); break;
+    case clang::BO_GE: range.lower.push_back(limit); break;
+    case clang::BO_EQ:
+      range.lower.push_back(limit);
+      range.upper.push_back(limit.plus(constant(1)));
+      if (limit.is_constant()) range.equal = limit.constant;
+      break;
+    default: break;
+  }
+}
+
+void add_condition(const ThreadValues& values, const clang::Expr* expr, bool holds,
+                   LocalRange& range) {
+  expr = expr->IgnoreParenImpCasts();
+  if (const auto* logical = llvm::dyn_cast<clang::BinaryOperator>(expr)) {
+    if ((logical->getOpcode() == clang::BO_LAnd && holds) ||
+        (logical->getOpcode() == clang::BO_LOr && !holds)) {
+      add_condition(values, logical->getLHS(), holds, range);
+      add_condition(values, logical->getRHS(), holds, range);
+      return;
+    }
+  }
+  if (const auto* op = llvm::dyn_cast<clang::UnaryOperator>(expr); op && op->getOpcode() == clang::UO_LNot) {
+    add_condition(values, op->getSubExpr(), !holds, range);
+    return;
+  }
+  const auto* comparison = llvm::dyn_cast<clang::BinaryOperator>(expr);
+  if (comparison == nullptr || !comparison->isComparisonOp()) return;
+  clang::BinaryOperatorKind op = holds ? comparison->getOpcode() : negate(comparison->getOpcode());
+  if (op == clang::BO_EQ) {
+    for (auto [side, other] : {std::pair{comparison->getLHS(), comparison->getRHS()},
+                               std::pair{comparison->getRHS(), comparison->getLHS()}}) {
+      auto value = values.affine(other);
+      if (auto modulus = lane_modulus(values, side); modulus && value && value->is_constant()) {
+        range.modulus = *modulus;
+        range.residue = value->constant;
+        return;
+      }
+    }
+  }
+  auto lhs = values.affine(comparison->getLHS());
+  auto rhs = values.affine(comparison->getRHS());
+  if (!lhs || !rhs) return;
+  // (L) / d compared with a constant c: L lies in whole buckets of d.
+  if (lhs->divisor > 1 && lhs->local == 1 && lhs->symbols.empty() && lhs->constant == 0 &&
+      rhs->is_constant()) {
+    const std::int64_t d = lhs->divisor, c = rhs->constant;
+    if (op == clang::BO_EQ) {
+      range.lower.push_back(constant(c * d));
+      range.upper.push_back(constant(c * d + d));
+    } else if (op == clang::BO_LT) {
+      range.upper.push_back(constant(c * d));
+    }
+    return;
+  }
+  if (lhs->divisor != 1 || rhs->divisor != 1) return;
+  Affine difference = lhs->plus(*rhs, -1);  // difference op 0
+  if (difference.local == -1) {
+    difference = difference.scaled(-1);
+    op = mirror(op);
+  }
+  if (difference.local != 1) return;
+  Affine rest = difference;
+  rest.local = 0;
+  bound(range, op, rest.scaled(-1));  // L op -rest
+}
+
+}  // namespace
+
+LocalRange local_range_for(const ThreadValues& values, const clang::Stmt* statement) {
+  LocalRange range;
+  range.lower.push_back(constant(0));
+  if (values.shape().threads) range.upper.push_back(constant(std::int64_t(*values.shape().threads)));
+  for (const ThreadValues::Condition& condition : values.conditions_for(statement))
+    add_condition(values, condition.expr, condition.holds, range);
+  return range;
+}
+
+std::optional<Affine> index_form(const ThreadValues& values, const clang::Expr* index) {
+  const clang::Expr* stripped = index->IgnoreParenImpCasts();
+  if (const auto* record = stripped->getType()->getAsCXXRecordDecl();
+      record && record->getQualifiedNameAsString() == "carbide::thread::local_index_witness") {
+    Affine local;
+    local.local = 1;
+    return local;
+  }
+  return values.affine(index);
+}
+
+bool distinct_for_different_threads(const Affine& a, const LocalRange& ra, const Affine& b,
+                                    const LocalRange& rb) {
+  // One slot per warp, written by lane 0 only: `partial[lid / 32]` under `lane == 0`.
+  if (a.divisor != 1 || b.divisor != 1) {
+    return a == b && a.local == 1 && a.symbols.empty() && ra.modulus % a.divisor == 0 &&
+           rb.modulus % a.divisor == 0 && ra.residue == rb.residue;
+  }
+  if (a.local == 0 && b.local == 0) {
+    const Affine difference = a.plus(b, -1);
+    if (difference.is_constant() && difference.constant != 0) return true;
+    // The same slot is safe only if a single thread can reach it.
+    return ra.equal && rb.equal && *ra.equal == *rb.equal;
+  }
+  if (a.local != b.local) return false;
+  // a.local·(L - L') = b.rest - a.rest: impossible when L - L' cannot reach that distance.
+  Affine distance = b.plus(a, -1);
+  distance.local = 0;
+  if (distance.is_constant() && distance.constant == 0) return true;  // only L == L'
+  if (distance.is_constant() && distance.constant % a.local != 0) return true;
+  if (a.local != 1) return false;
+  std::vector<Affine> upper_a = ra.upper, lower_a = ra.lower, upper_b = rb.upper, lower_b = rb.lower;
+  for (const Affine& high : upper_a)
+    for (const Affine& low : lower_b)
+      if (provably_non_negative(distance.plus(high, -1).plus(low))) return true;  // L - L' < high - low <= distance
+  for (const Affine& low : lower_a)
+    for (const Affine& high : upper_b)
+      if (provably_non_negative(low.plus(high, -1).plus(distance, -1))) return true;  // distance <= low - high < L - L'
+  return false;
+}
+
+}  // namespace carbide::analysis

@@ -1,0 +1,78 @@
+// What a value is across the threads of a block: its uniformity (§3.1 of DESIGN.md), and, for
+// integers, its affine form over the flat local index L (`lid.get()`), which the shared-race
+// rule reasons with. Per function, flow-insensitive over local variables.
+#pragma once
+
+#include <clang/AST/ASTContext.h>
+#include <clang/AST/ParentMap.h>
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace carbide::analysis {
+
+enum class Uniformity { Uniform = 0, WarpUniform = 1, Divergent = 2 };
+
+inline Uniformity join(Uniformity a, Uniformity b) { return a > b ? a : b; }
+
+// (local·L + Σ coefficient·symbol + constant) / divisor, where symbols are block-uniform values.
+struct Affine {
+  std::int64_t local = 0;
+  std::map<std::string, std::int64_t> symbols;
+  std::int64_t constant = 0;
+  std::int64_t divisor = 1;
+
+  Affine plus(const Affine& other, std::int64_t sign = 1) const;
+  Affine scaled(std::int64_t factor) const;
+  bool is_constant() const { return local == 0 && symbols.empty() && divisor == 1; }
+  bool operator==(const Affine& other) const;
+};
+
+// The launch shape the function runs under, when every kernel that reaches it agrees.
+struct BlockShape {
+  std::optional<std::uint64_t> threads;  // x·y·z of the contract's block
+  bool one_dimensional = false;
+};
+
+class ThreadValues {
+ public:
+  ThreadValues(clang::ASTContext& context, const clang::FunctionDecl* function, BlockShape shape);
+
+  Uniformity uniformity(const clang::Expr* expr) const;
+  std::optional<Affine> affine(const clang::Expr* expr) const;
+  const BlockShape& shape() const { return shape_; }
+  const clang::ParentMap& parents() const { return parents_; }
+  clang::ASTContext& context() const { return context_; }
+  const clang::FunctionDecl* function() const { return function_; }
+
+  // The conditions that must hold (or fail, `holds == false`) for `statement` to run: enclosing
+  // branches and loops, and `if (c) return;` statements before it in enclosing blocks.
+  struct Condition {
+    const clang::Expr* expr;
+    bool holds;
+    const clang::Stmt* early_return;  // the return, for an early-return condition
+  };
+  std::vector<Condition> conditions_for(const clang::Stmt* statement) const;
+
+ private:
+  std::optional<Affine> affine(const clang::Expr* expr, int depth) const;
+  Uniformity uniformity(const clang::Expr* expr, int depth) const;
+  void compute_variable_uniformity();
+
+  clang::ASTContext& context_;
+  const clang::FunctionDecl* function_;
+  BlockShape shape_;
+  clang::ParentMap parents_;
+  // Each local variable's definitions: its initializer and every assignment to it.
+  std::map<const clang::VarDecl*, std::vector<const clang::Expr*>> definitions_;
+  std::map<const clang::VarDecl*, std::vector<const clang::Stmt*>> definition_sites_;
+  std::map<const clang::VarDecl*, Uniformity> variables_;
+};
+
+// Qualified name of a call's callee ("" when indirect), e.g. "carbide::block::sync".
+std::string callee_name(const clang::Expr* expr);
+
+}  // namespace carbide::analysis
