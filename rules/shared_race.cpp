@@ -3,6 +3,10 @@
 #include "analysis/barrier_phases.hpp"
 #include "analysis/local_index_range.hpp"
 
+#include <clang/AST/RecursiveASTVisitor.h>
+#include <clang/AST/StmtCXX.h>
+
+#include <algorithm>
 #include <set>
 
 namespace carbide::rules {
@@ -17,6 +21,69 @@ struct Located {
   std::optional<Affine> index;
   LocalRange range;
 };
+
+std::vector<const clang::Stmt*> enclosing_loops(const analysis::ThreadValues& values,
+                                                const clang::Stmt* statement) {
+  std::vector<const clang::Stmt*> loops;
+  for (const clang::Stmt* parent = values.parents().getParent(statement); parent;
+       parent = values.parents().getParent(parent))
+    if (llvm::isa<clang::ForStmt, clang::WhileStmt, clang::DoStmt, clang::CXXForRangeStmt>(parent))
+      loops.push_back(parent);
+  return loops;
+}
+
+// Variables a loop without a barrier changes: two accesses of different iterations run in one
+// phase, each seeing its own value of them.
+std::set<std::string> iteration_variant_symbols(const analysis::ThreadValues& values,
+                                                const clang::Stmt* a, const clang::Stmt* b) {
+  std::set<std::string> keys;
+  const auto loops_b = enclosing_loops(values, b);
+  for (const clang::Stmt* loop : enclosing_loops(values, a)) {
+    if (std::find(loops_b.begin(), loops_b.end(), loop) == loops_b.end()) continue;
+    if (analysis::contains_barrier(loop)) continue;
+    struct Assigned : clang::RecursiveASTVisitor<Assigned> {
+      std::set<std::string>* keys;
+      void add(const clang::Expr* target) {
+        if (const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(target->IgnoreParenImpCasts()))
+          keys->insert(analysis::symbol_key(ref->getDecl()));
+      }
+      bool VisitBinaryOperator(clang::BinaryOperator* op) {
+        if (op->isAssignmentOp()) add(op->getLHS());
+        return true;
+      }
+      bool VisitUnaryOperator(clang::UnaryOperator* op) {
+        if (op->isIncrementDecrementOp()) add(op->getSubExpr());
+        return true;
+      }
+    } assigned;
+    assigned.keys = &keys;
+    assigned.TraverseStmt(const_cast<clang::Stmt*>(loop));
+  }
+  return keys;
+}
+
+Affine renamed(Affine form, const std::set<std::string>& keys) {
+  std::map<std::string, std::int64_t> symbols;
+  for (const auto& [key, coefficient] : form.symbols)
+    symbols[keys.count(key) ? key + "'" : key] = coefficient;
+  form.symbols = std::move(symbols);
+  return form;
+}
+
+LocalRange renamed(LocalRange range, const std::set<std::string>& keys) {
+  for (Affine& bound : range.upper) bound = renamed(bound, keys);
+  for (Affine& bound : range.lower) bound = renamed(bound, keys);
+  return range;
+}
+
+bool provably_distinct(const analysis::ThreadValues& values, const Located& a, const Located& b) {
+  if (!a.index || !b.index) return false;
+  if (!analysis::distinct_for_different_threads(*a.index, a.range, *b.index, b.range)) return false;
+  const auto variant = iteration_variant_symbols(values, a.access->expr, b.access->expr);
+  return variant.empty() ||
+         analysis::distinct_for_different_threads(*a.index, a.range, renamed(*b.index, variant),
+                                                  renamed(b.range, variant));
+}
 
 std::string describe(const clang::ASTContext& ast, const SharedAccess& access) {
   return "'" + source_text(ast, access.expr) + "'";
@@ -38,12 +105,10 @@ void SharedRaceRule::check(const RuleContext& context) {
       for (std::size_t j = i; j < accesses.size(); ++j) {
         const SharedAccess& a = *accesses[i].access;
         const SharedAccess& b = *accesses[j].access;
-        if (a.tile != b.tile || a.phase != b.phase || !(a.writes || b.writes)) continue;
+        if (a.tile != b.tile || !(a.writes || b.writes)) continue;
         if (i == j && !a.writes) continue;
-        if (accesses[i].index && accesses[j].index &&
-            analysis::distinct_for_different_threads(*accesses[i].index, accesses[i].range,
-                                                     *accesses[j].index, accesses[j].range))
-          continue;
+        if (!analysis::may_share_phase(a, b)) continue;
+        if (provably_distinct(values, accesses[i], accesses[j])) continue;
         // Report the read when one side only reads, else the later write; once per access.
         const SharedAccess& at = !b.writes ? b : !a.writes ? a : b;
         const SharedAccess& other = &at == &a ? b : a;

@@ -19,11 +19,14 @@ void reduce_missing_sync(carbide::span<const float> in, carbide::disjoint_span<f
   carbide::block::sync();
   for (unsigned s = kBlock / 2; s > 0; s /= 2) {
     if (lid.get() < s) tile[lid.get()] += tile[lid.get() + s];
-    // CHECK: shared-race.cpp:[[@LINE-1]]:42: error: 'tile[lid.get() + s]' reads a slot of 'tile' that another thread may write in this barrier phase; put carbide::block::sync() between the write and the read [carbide-shared-race]
+    // CHECK: shared-race.cpp:[[@LINE-1]]:43: error: 'tile[lid.get() + s]' reads a slot of 'tile' that another thread may write in this barrier phase; put carbide::block::sync() between the write and the read [carbide-shared-race]
     // CHECK: note: the write in the same phase
     // CHECK: note: the checker could not prove
   }
   if (float* o = out.get_mut(idx)) *o = tile[0];
+  // CHECK: shared-race.cpp:[[@LINE-1]]:41: error: 'tile[0]' reads a slot of 'tile' that another thread may write in this barrier phase
+  // CHECK: note: the write in the same phase
+  // CHECK: note: the checker could not prove
 }
 
 // A transpose tile read back before the barrier.

@@ -7,7 +7,6 @@
 #include <clang/AST/StmtCXX.h>
 
 #include <algorithm>
-#include <numeric>
 
 namespace carbide::analysis {
 namespace {
@@ -56,112 +55,172 @@ void classify_use(const clang::CXXOperatorCallExpr* access, const clang::ParentM
   }
 }
 
+using Phases = std::set<std::string>;
+
+}  // namespace
+
+bool contains_barrier(const clang::Stmt* statement) {
+  struct Finder : clang::RecursiveASTVisitor<Finder> {
+    bool found = false;
+    bool VisitCallExpr(clang::CallExpr* call) {
+      found = found || callee_name(call) == "carbide::block::sync";
+      return !found;
+    }
+  } finder;
+  if (statement) finder.TraverseStmt(const_cast<clang::Stmt*>(statement));
+  return finder.found;
+}
+
+namespace {
+
 class Walker {
  public:
   explicit Walker(const clang::FunctionDecl* function)
       : parents_(const_cast<clang::Stmt*>(function->getBody())) {}
 
   BarrierPhases run(const clang::Stmt* body) {
-    next_ = 1;
-    parent_of_.assign(1, 0);
-    walk(body, 0);
-    for (SharedAccess& access : result_.accesses) access.phase = find(access.phase);
+    walk(body, {"entry"});
     return std::move(result_);
   }
 
  private:
-  int fresh() {
-    parent_of_.push_back(next_);
-    return next_++;
-  }
-  int find(int phase) {
-    while (parent_of_[phase] != phase) phase = parent_of_[phase] = parent_of_[parent_of_[phase]];
-    return phase;
-  }
-  int unite(int a, int b) {
-    a = find(a);
-    b = find(b);
-    if (a != b) parent_of_[std::max(a, b)] = std::min(a, b);
-    return std::min(a, b);
-  }
-
   // Events of one statement without nested control flow, in source order.
-  int scan(const clang::Stmt* statement, int phase) {
-    if (statement == nullptr) return phase;
+  Phases scan(const clang::Stmt* statement, Phases phases) {
+    if (statement == nullptr) return phases;
     struct Events : clang::RecursiveASTVisitor<Events> {
-      std::vector<const clang::Expr*> found;
+      std::vector<const clang::CallExpr*> found;
       bool VisitCallExpr(clang::CallExpr* call) {
-        if (callee_name(call) == "carbide::block::sync") found.push_back(call);
-        if (const auto* op = llvm::dyn_cast<clang::CXXOperatorCallExpr>(call); op && is_tile_access(op))
+        const auto* op = llvm::dyn_cast<clang::CXXOperatorCallExpr>(call);
+        if (callee_name(call) == "carbide::block::sync" || (op && is_tile_access(op)))
           found.push_back(call);
         return true;
       }
     } events;
     events.TraverseStmt(const_cast<clang::Stmt*>(statement));
-    for (const clang::Expr* event : events.found) {
-      if (const auto* access = llvm::dyn_cast<clang::CXXOperatorCallExpr>(event);
-          access && is_tile_access(access)) {
-        SharedAccess record;
-        record.expr = access;
-        if (const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(access->getArg(0)->IgnoreParenImpCasts()))
-          record.tile = ref->getDecl();
-        record.index = access->getArg(1);
-        record.phase = phase;
-        classify_use(access, parents_, record);
-        result_.accesses.push_back(record);
-      } else {
-        result_.barriers.push_back(llvm::cast<clang::CallExpr>(event));
-        phase = fresh();
+    for (const clang::CallExpr* event : events.found) {
+      const auto* access = llvm::dyn_cast<clang::CXXOperatorCallExpr>(event);
+      if (access == nullptr) {
+        if (std::find(result_.barriers.begin(), result_.barriers.end(), event) == result_.barriers.end())
+          result_.barriers.push_back(event);
+        phases = {"S" + std::to_string(barrier_id(event))};
+        continue;
       }
+      SharedAccess* record = find_access(access);
+      if (record == nullptr) {
+        result_.accesses.emplace_back();
+        record = &result_.accesses.back();
+        record->expr = access;
+        if (const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(access->getArg(0)->IgnoreParenImpCasts()))
+          record->tile = ref->getDecl();
+        record->index = access->getArg(1);
+        classify_use(access, parents_, *record);
+      }
+      record->phases.insert(phases.begin(), phases.end());
     }
-    return phase;
+    return phases;
   }
 
-  int walk(const clang::Stmt* statement, int phase) {
-    if (statement == nullptr) return phase;
+  Phases walk(const clang::Stmt* statement, Phases phases) {
+    if (statement == nullptr) return phases;
     if (const auto* block = llvm::dyn_cast<clang::CompoundStmt>(statement)) {
-      for (const clang::Stmt* child : block->body()) phase = walk(child, phase);
-      return phase;
+      for (const clang::Stmt* child : block->body()) phases = walk(child, phases);
+      return phases;
     }
     if (const auto* branch = llvm::dyn_cast<clang::IfStmt>(statement)) {
-      phase = scan(branch->getInit(), phase);
-      phase = scan(branch->getCond(), phase);
-      const int after_then = walk(branch->getThen(), phase);
-      const int after_else = walk(branch->getElse(), phase);
-      return unite(after_then, after_else);
+      phases = scan(branch->getCond(), scan(branch->getInit(), phases));
+      const Phases after_then = walk(branch->getThen(), phases);
+      const Phases after_else = walk(branch->getElse(), phases);
+      const bool then_syncs = contains_barrier(branch->getThen());
+      const bool else_syncs = contains_barrier(branch->getElse());
+      if (then_syncs != else_syncs) return then_syncs ? after_then : after_else;
+      Phases joined = after_then;
+      joined.insert(after_else.begin(), after_else.end());
+      return joined;
     }
+    const clang::Stmt* body = nullptr;
+    std::vector<const clang::Stmt*> head, tail;  // run before and after each iteration's body
     if (const auto* loop = llvm::dyn_cast<clang::ForStmt>(statement)) {
-      phase = walk(loop->getInit(), phase);
-      const int start = phase;
-      phase = scan(loop->getCond(), phase);
-      phase = walk(loop->getBody(), phase);
-      phase = scan(loop->getInc(), phase);
-      return unite(start, phase);
+      phases = walk(loop->getInit(), phases);
+      body = loop->getBody();
+      head = {loop->getCond()};
+      tail = {loop->getInc()};
+    } else if (const auto* loop = llvm::dyn_cast<clang::WhileStmt>(statement)) {
+      body = loop->getBody();
+      head = {loop->getCond()};
+    } else if (const auto* loop = llvm::dyn_cast<clang::DoStmt>(statement)) {
+      body = loop->getBody();
+      tail = {loop->getCond()};
+    } else if (const auto* loop = llvm::dyn_cast<clang::CXXForRangeStmt>(statement)) {
+      body = loop->getBody();
+    } else {
+      return scan(statement, phases);
     }
-    if (const auto* loop = llvm::dyn_cast<clang::WhileStmt>(statement)) {
-      const int start = phase;
-      phase = scan(loop->getCond(), phase);
-      return unite(start, walk(loop->getBody(), phase));
+    return walk_loop(statement, body, head, tail, phases);
+  }
+
+  Phases iterate(const clang::Stmt* body, const std::vector<const clang::Stmt*>& head,
+                 const std::vector<const clang::Stmt*>& tail, Phases phases) {
+    for (const clang::Stmt* part : head) phases = scan(part, phases);
+    phases = walk(body, phases);
+    for (const clang::Stmt* part : tail) phases = scan(part, phases);
+    return phases;
+  }
+
+  Phases walk_loop(const clang::Stmt* loop, const clang::Stmt* body,
+                   const std::vector<const clang::Stmt*>& head,
+                   const std::vector<const clang::Stmt*>& tail, const Phases& entry) {
+    const std::string id = std::to_string(loop_ids_.size());
+    loop_ids_.push_back(loop);
+    const Phases first = iterate(body, head, tail, entry);
+    if (!contains_barrier(body)) {
+      // No barrier: every iteration runs in the entry phases, and so does what follows.
+      Phases all = entry;
+      all.insert(first.begin(), first.end());
+      iterate(body, head, tail, all);
+      return all;
     }
-    if (const auto* loop = llvm::dyn_cast<clang::DoStmt>(statement)) {
-      const int start = phase;
-      phase = walk(loop->getBody(), phase);
-      return unite(start, scan(loop->getCond(), phase));
-    }
-    if (const auto* loop = llvm::dyn_cast<clang::CXXForRangeStmt>(statement)) {
-      const int start = phase;
-      return unite(start, walk(loop->getBody(), phase));
-    }
-    return scan(statement, phase);
+    // The phase after the body's last barrier continues into the next iteration's head...
+    Phases next = entry;
+    for (const std::string& phase : first) next.insert(phase + "^b" + id);
+    const Phases last = iterate(body, head, tail, next);
+    // ...or, when the loop ends, into the code after it.
+    Phases after;
+    for (const std::string& phase : last) after.insert(phase + "^x" + id);
+    return after;
+  }
+
+  int barrier_id(const clang::CallExpr* barrier) {
+    auto it = std::find(result_.barriers.begin(), result_.barriers.end(), barrier);
+    return int(it - result_.barriers.begin());
+  }
+
+  SharedAccess* find_access(const clang::CXXOperatorCallExpr* expr) {
+    for (SharedAccess& access : result_.accesses)
+      if (access.expr == expr) return &access;
+    return nullptr;
   }
 
   clang::ParentMap parents_;
   BarrierPhases result_;
-  std::vector<int> parent_of_;
-  int next_ = 1;
+  std::vector<const clang::Stmt*> loop_ids_;
 };
 
 }  // namespace
+
+namespace {
+// "S3^b1" extends "S3", and "S3" itself, but not "S30".
+bool extends(const std::string& longer, const std::string& prefix) {
+  return llvm::StringRef(longer).starts_with(prefix) &&
+         (longer.size() == prefix.size() || longer[prefix.size()] == '^');
+}
+}  // namespace
+
+bool may_share_phase(const SharedAccess& a, const SharedAccess& b) {
+  for (const std::string& x : a.phases)
+    for (const std::string& y : b.phases)
+      if (extends(x, y) || extends(y, x)) return true;
+  return false;
+}
 
 BarrierPhases find_barrier_phases(const clang::FunctionDecl* function) {
   return Walker(function).run(function->getBody());

@@ -1,11 +1,19 @@
 // Splits a device function into barrier phases (the code between two block::sync() calls) and
-// lists its shared-memory accesses with the phase each belongs to. A loop that contains a
-// barrier joins the phase after its last barrier with the one before its first, as the next
-// iteration does; a sync() flagged as divergent still ends a phase.
+// lists its shared-memory accesses with the phases each may run in.
+//
+// A phase is named by the barrier that starts it. In a loop with a barrier, the phase after it
+// runs on into the next iteration's head or, once the (block-uniform) loop ends, into the code
+// after the loop, never both: those continuations get names that extend the barrier's own
+// ("S3^b1", "S3^x1"), and two accesses can run concurrently when one's phase name is a prefix
+// of the other's. A barrier on one side of a branch ends the phase for the whole block (it is
+// reported as divergent, and one diagnostic per fault is enough); a loop with a barrier is
+// taken to run at least once.
 #pragma once
 
 #include <clang/AST/ExprCXX.h>
 
+#include <set>
+#include <string>
 #include <vector>
 
 namespace carbide::analysis {
@@ -16,8 +24,11 @@ struct SharedAccess {
   const clang::Expr* index = nullptr;
   bool reads = false;
   bool writes = false;
-  int phase = 0;
+  std::set<std::string> phases;
 };
+
+// True when two accesses may run in one phase.
+bool may_share_phase(const SharedAccess& a, const SharedAccess& b);
 
 struct BarrierPhases {
   std::vector<SharedAccess> accesses;
@@ -25,5 +36,7 @@ struct BarrierPhases {
 };
 
 BarrierPhases find_barrier_phases(const clang::FunctionDecl* function);
+
+bool contains_barrier(const clang::Stmt* statement);
 
 }  // namespace carbide::analysis

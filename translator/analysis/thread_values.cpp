@@ -91,6 +91,11 @@ bool Affine::operator==(const Affine& other) const {
          divisor == other.divisor;
 }
 
+std::string symbol_key(const clang::ValueDecl* variable) {
+  return variable->getNameAsString() + "#" +
+         std::to_string(reinterpret_cast<std::uintptr_t>(variable));
+}
+
 std::string callee_name(const clang::Expr* expr) {
   const auto* call = llvm::dyn_cast<clang::CallExpr>(strip(expr));
   if (call == nullptr) return "";
@@ -284,8 +289,7 @@ std::optional<Affine> ThreadValues::affine(const clang::Expr* expr, int depth) c
   if (uniformity(expr, depth + 1) == Uniformity::Uniform) {
     std::string key;
     if (const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(expr))
-      key = ref->getDecl()->getNameAsString() + "#" +
-            std::to_string(reinterpret_cast<std::uintptr_t>(ref->getDecl()));
+      key = symbol_key(ref->getDecl());
     else
       key = std::to_string(expr->getID(context_));
     Affine symbol;

@@ -72,6 +72,9 @@ class ThreadValues {
   std::map<const clang::VarDecl*, Uniformity> variables_;
 };
 
+// The name an affine form gives a uniform variable.
+std::string symbol_key(const clang::ValueDecl* variable);
+
 // Qualified name of a call's callee ("" when indirect), e.g. "carbide::block::sync".
 std::string callee_name(const clang::Expr* expr);
 

@@ -13,7 +13,7 @@ void scale(carbide::span<const float> in, carbide::disjoint_span<float> out) {
   auto idx = carbide::thread::index_1d();
   if (float* o = out.get_mut(idx)) *o = 2.f * in[idx.get()];
 }
-// CHECK: malformed-contract.cpp:[[@LINE-5]]:1: error: launch contract of 'kernels::scale': unknown contract field 'blok'; did you mean 'block'? [carbide-launch-contract]
+// CHECK: launch-contract-malformed.cpp:[[@LINE-5]]:1: error: launch contract of 'kernels::scale': unknown contract field 'blok'; did you mean 'block'? [carbide-launch-contract]
 
 CARBIDE_KERNEL
 CARBIDE_LAUNCH_CONTRACT(domain = 1, block = (kMissing, 1, 1))
@@ -21,6 +21,6 @@ void copy(carbide::span<const float> in, carbide::disjoint_span<float> out) {
   auto idx = carbide::thread::index_1d();
   if (float* o = out.get_mut(idx)) *o = in[idx.get()];
 }
-// CHECK: malformed-contract.cpp:[[@LINE-5]]:1: error: launch contract of 'kernels::copy': 'kMissing' in 'block' is not usable: no declaration of that name is visible; use an integer literal or a constexpr integral variable [carbide-launch-contract]
+// CHECK: launch-contract-malformed.cpp:[[@LINE-5]]:1: error: launch contract of 'kernels::copy': 'kMissing' in 'block' is not usable: no declaration of that name is visible; use an integer literal or a constexpr integral variable [carbide-launch-contract]
 
 }  // namespace kernels

@@ -14,8 +14,8 @@ void flat(carbide::disjoint_span<float> out) {
   auto idx = carbide::thread::index_1d();
   if (float* o = out.get_mut(idx)) *o = 0.f;
 }
-// CHECK: contract-domain.cpp:[[@LINE-5]]:1: error: launch contract of 'kernels::flat': domain = 2 but the kernel uses index_1d(); write domain = 1 or use the matching witness [carbide-launch-contract]
-// CHECK: contract-domain.cpp:[[@LINE-4]]:14: note: index_1d() used here
+// CHECK: launch-contract-domain-and-bounds.cpp:[[@LINE-5]]:1: error: launch contract of 'kernels::flat': domain = 2 but the kernel uses index_1d(); write domain = 1 or use the matching witness [carbide-launch-contract]
+// CHECK: launch-contract-domain-and-bounds.cpp:[[@LINE-4]]:14: note: index_1d() used here
 
 CARBIDE_KERNEL
 CARBIDE_LAUNCH_BOUNDS(256)
@@ -24,8 +24,8 @@ void wide(carbide::disjoint_span<float> out) {
   auto idx = carbide::thread::index_1d();
   if (float* o = out.get_mut(idx)) *o = 0.f;
 }
-// CHECK: contract-domain.cpp:[[@LINE-5]]:1: error: launch contract of 'kernels::wide': block has 512 threads, more than the kernel's CARBIDE_LAUNCH_BOUNDS(256); raise the bounds or shrink the block [carbide-launch-contract]
-// CHECK: contract-domain.cpp:[[@LINE-7]]:1: note: launch bounds declared here
+// CHECK: launch-contract-domain-and-bounds.cpp:[[@LINE-5]]:1: error: launch contract of 'kernels::wide': block has 512 threads, more than the kernel's CARBIDE_LAUNCH_BOUNDS(256); raise the bounds or shrink the block [carbide-launch-contract]
+// CHECK: launch-contract-domain-and-bounds.cpp:[[@LINE-7]]:1: note: launch bounds declared here
 
 CARBIDE_KERNEL
 CARBIDE_LAUNCH_CONTRACT(domain = 1, block = 256)
