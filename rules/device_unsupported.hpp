@@ -9,6 +9,9 @@ namespace carbide::rules {
 class DeviceUnsupportedRule final : public Rule {
  public:
   std::string_view name() const override { return "carbide-device-unsupported"; }
+  std::string_view summary() const override {
+    return "device code that cannot run on a GPU: exceptions, RTTI, virtual calls, recursion, new/delete, calls without a visible body";
+  }
   void check(const RuleContext& context) override;
 };
 

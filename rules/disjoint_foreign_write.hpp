@@ -9,6 +9,9 @@ namespace carbide::rules {
 class DisjointForeignWriteRule final : public Rule {
  public:
   std::string_view name() const override { return "carbide-disjoint-foreign-write"; }
+  std::string_view summary() const override {
+    return "indexing or pointer arithmetic on the pointer get_mut returned";
+  }
   void check(const RuleContext& context) override;
 };
 

@@ -10,6 +10,9 @@ namespace carbide::rules {
 class DivergentBarrierRule final : public Rule {
  public:
   std::string_view name() const override { return "carbide-divergent-barrier"; }
+  std::string_view summary() const override {
+    return "a barrier or warp collective under thread-dependent control flow or after a thread-dependent return";
+  }
   void check(const RuleContext& context) override;
 };
 

@@ -9,6 +9,9 @@ namespace carbide::rules {
 class GlobalWriteRule final : public Rule {
  public:
   std::string_view name() const override { return "carbide-global-write"; }
+  std::string_view summary() const override {
+    return "device code writing namespace-scope, static or static-local storage";
+  }
   void check(const RuleContext& context) override;
 };
 

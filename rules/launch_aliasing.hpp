@@ -9,6 +9,9 @@ namespace carbide::rules {
 class LaunchAliasingRule final : public Rule {
  public:
   std::string_view name() const override { return "carbide-launch-aliasing"; }
+  std::string_view summary() const override {
+    return "one buffer passed to an exclusive parameter and another buffer parameter of one launch";
+  }
   void check(const RuleContext& context) override;
 };
 

@@ -9,6 +9,9 @@ namespace carbide::rules {
 class LaunchContractRule final : public Rule {
  public:
   std::string_view name() const override { return "carbide-launch-contract"; }
+  std::string_view summary() const override {
+    return "a malformed launch contract, an unknown field, a domain that does not match the witnesses, a block larger than the launch bounds";
+  }
   void check(const RuleContext& context) override;
 };
 

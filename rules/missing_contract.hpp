@@ -9,6 +9,9 @@ namespace carbide::rules {
 class MissingContractRule final : public Rule {
  public:
   std::string_view name() const override { return "carbide-missing-contract"; }
+  std::string_view summary() const override {
+    return "a kernel without a launch contract; it gets only an unsafe_launch_ entry";
+  }
   void check(const RuleContext& context) override;
 };
 

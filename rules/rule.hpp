@@ -24,6 +24,7 @@ class Rule {
  public:
   virtual ~Rule() = default;
   virtual std::string_view name() const = 0;
+  virtual std::string_view summary() const = 0;  // one line, for --list-checks and SARIF
   virtual void check(const RuleContext& context) = 0;
 };
 

@@ -9,6 +9,9 @@ namespace carbide::rules {
 class SharedRaceRule final : public Rule {
  public:
   std::string_view name() const override { return "carbide-shared-race"; }
+  std::string_view summary() const override {
+    return "a shared-memory read of a slot another thread writes in the same barrier phase, or non-disjoint writes";
+  }
   void check(const RuleContext& context) override;
 };
 

@@ -10,6 +10,9 @@ namespace carbide::rules {
 class UnsafeRequiredRule final : public Rule {
  public:
   std::string_view name() const override { return "carbide-unsafe-required"; }
+  std::string_view summary() const override {
+    return "a raw-pointer dereference, asm or const_cast outside CARBIDE_UNSAFE";
+  }
   void check(const RuleContext& context) override;
 };
 

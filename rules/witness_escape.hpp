@@ -9,6 +9,9 @@ namespace carbide::rules {
 class WitnessEscapeRule final : public Rule {
  public:
   std::string_view name() const override { return "carbide-witness-escape"; }
+  std::string_view summary() const override {
+    return "a thread-index witness stored, returned, captured by reference or moved";
+  }
   void check(const RuleContext& context) override;
 };
 

@@ -1,5 +1,6 @@
 # lit configuration for Carbide's translator tests.
 import os
+import sys
 
 import lit.formats
 
@@ -14,6 +15,7 @@ config.test_exec_root = config.carbide_obj_root
 include_dir = os.path.join(config.carbide_source_root, "runtime", "include")
 config.substitutions.append(("%carbide", config.carbide_path))
 config.substitutions.append(("%ptxas", config.ptxas))
+config.substitutions.append(("%python", sys.executable))
 config.substitutions.append(("%runtime_include", include_dir))
 config.substitutions.append(("%runtime_lib", config.runtime_lib))
 config.substitutions.append(("%samples", os.path.join(config.carbide_source_root, "samples")))

@@ -8,6 +8,7 @@
 #include <llvm/Support/raw_ostream.h>
 
 #include <algorithm>
+#include <optional>
 #include <iostream>
 
 namespace {
@@ -74,10 +75,16 @@ int run(const carbide::cli::CommandLine& command, const char* argv0) {
   options.nvcc.include_dir = options.frontend.include_dir;
   std::size_t translated = 0, skipped = 0, failed = 0;
   const std::vector<Input> inputs = expand_inputs(command.inputs, skipped);
+  std::optional<carbide::diag::SarifLog> sarif;
+  if (command.format == "sarif") sarif.emplace(carbide::pipeline::rule_descriptors());
+  std::optional<carbide::diag::FixesExport> fixes;
+  if (!command.export_fixes.empty()) fixes.emplace();
+  const carbide::pipeline::CheckOutputs outputs{sarif ? &*sarif : nullptr, fixes ? &*fixes : nullptr,
+                                                command.report_unsafe};
   for (const Input& input : inputs) {
     Outcome outcome;
     if (command.command == carbide::cli::Command::Check) {
-      outcome = carbide::pipeline::check_file(input.path, options);
+      outcome = carbide::pipeline::check_file(input.path, options, outputs);
     } else {
       llvm::SmallString<256> out(command.out_dir);
       if (!input.out_subdir.empty()) llvm::sys::path::append(out, input.out_subdir);
@@ -86,6 +93,16 @@ int run(const carbide::cli::CommandLine& command, const char* argv0) {
     translated += outcome == Outcome::Translated;
     skipped += outcome == Outcome::Skipped;
     failed += outcome == Outcome::Failed;
+  }
+  if (sarif) std::cout << sarif->str();
+  if (fixes) {
+    std::error_code error;
+    llvm::raw_fd_ostream out(command.export_fixes, error);
+    if (error) {
+      llvm::errs() << "carbide: error: cannot write '" << command.export_fixes << "': " << error.message() << "\n";
+      return 1;
+    }
+    out << fixes->yaml();
   }
   const bool any_directory = std::any_of(command.inputs.begin(), command.inputs.end(),
                                          [](const std::string& arg) { return llvm::sys::fs::is_directory(arg); });

@@ -13,7 +13,8 @@ namespace {
 constexpr const char* kUsage =
     "usage: carbide translate FILE|DIR... -o OUT [--cuda-arch sm_90 ...] [--nvcc PATH]\n"
     "                         [-p BUILD_DIR] [--checks GLOBS] [-- CLANG_ARGS]\n"
-    "       carbide check FILE... [-p BUILD_DIR] [--checks GLOBS] [--warnings-as-errors GLOBS]\n"
+    "       carbide check FILE... [-p BUILD_DIR] [--format clang|sarif] [--export-fixes F]\n"
+    "                     [--checks GLOBS] [--warnings-as-errors GLOBS] [--report-unsafe]\n"
     "                     [-- CLANG_ARGS]\n"
     "       carbide --version | --help\n";
 
@@ -25,6 +26,15 @@ po::options_description common_options() {
       ("checks", po::value<std::string>()->default_value("*"), "rules to run, as globs: 'carbide-*,-carbide-missing-contract'")
       ("warnings-as-errors", po::value<std::string>()->default_value(""), "rules whose warnings count as errors")
       ("color", po::value<std::string>()->default_value("auto"), "colour diagnostics: auto, always, never");
+  return options;
+}
+
+po::options_description check_options() {
+  po::options_description options("Checking");
+  options.add_options()
+      ("format", po::value<std::string>()->default_value("clang"), "clang (text on stderr) or sarif (SARIF 2.1.0 on stdout)")
+      ("export-fixes", po::value<std::string>(), "write fix-its as YAML for clang-apply-replacements")
+      ("report-unsafe", "list every CARBIDE_UNSAFE block and its reason on stdout");
   return options;
 }
 
@@ -60,6 +70,7 @@ CommandLine parse_command_line(int argc, const char* const* argv) {
     }
   }
   po::options_description visible = common_options();
+  visible.add(check_options());
   visible.add(translate_options());
   std::ostringstream help;
   help << kUsage << "\n" << visible;
@@ -109,9 +120,16 @@ CommandLine parse_command_line(int argc, const char* const* argv) {
       if (!valid_arch(arch))
         throw std::invalid_argument("'" + arch + "' is not a CUDA architecture; write e.g. sm_90");
   }
+  result.format = values["format"].as<std::string>();
+  if (result.format != "clang" && result.format != "sarif")
+    throw std::invalid_argument("--format takes clang or sarif");
+  if (values.count("export-fixes")) result.export_fixes = values["export-fixes"].as<std::string>();
+  result.report_unsafe = values.count("report-unsafe") > 0;
   if (result.command == Command::Translate) {
     if (!values.count("output")) throw std::invalid_argument("translate needs -o OUT_DIR");
     result.out_dir = values["output"].as<std::string>();
+    if (result.format != "clang" || !result.export_fixes.empty() || result.report_unsafe)
+      throw std::invalid_argument("--format, --export-fixes and --report-unsafe belong to check");
   } else if (values.count("output") || values.count("cuda-arch")) {
     throw std::invalid_argument("check writes nothing: -o and --cuda-arch belong to translate");
   }

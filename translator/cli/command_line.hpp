@@ -15,6 +15,9 @@ struct CommandLine {
   std::vector<std::string> inputs;
   std::string out_dir;
   pipeline::PipelineOptions pipeline;
+  std::string format = "clang";  // check: clang or sarif
+  std::string export_fixes;      // check: YAML file for clang-apply-replacements
+  bool report_unsafe = false;    // check: list every CARBIDE_UNSAFE site
   std::string help_text;
 };
 

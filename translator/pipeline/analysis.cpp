@@ -72,6 +72,14 @@ std::optional<Analysis> analyze(const std::string& path, const PipelineOptions& 
   if (!analysis.clang_errors) {
     const carbide::analysis::DeviceAnalysis device(context, analysis.program);
     rules::run_all_rules({context, analysis.program, device, *analysis.engine});
+    const clang::SourceManager& sources = context.getSourceManager();
+    for (const carbide::analysis::UnsafeBlock& block : device.unsafe_blocks()) {
+      const clang::PresumedLoc at = sources.getPresumedLoc(block.location);
+      analysis.unsafe_sites.push_back(
+          {std::string(at.getFilename()) + ":" + std::to_string(at.getLine()) + ":" +
+               std::to_string(at.getColumn()),
+           block.function->getQualifiedNameAsString(), block.reason});
+    }
   }
   return analysis;
 }

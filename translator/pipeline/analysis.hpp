@@ -19,12 +19,20 @@ struct PipelineOptions {
   bool colors = false;
 };
 
+// A CARBIDE_UNSAFE block, for --report-unsafe.
+struct UnsafeSite {
+  std::string where;  // file:line:col
+  std::string function;
+  std::string reason;
+};
+
 struct Analysis {
   std::unique_ptr<clang::ASTUnit> ast;
   model::Program program;
   std::unique_ptr<diag::DiagnosticsEngine> engine;
   bool clang_errors = false;
   std::string api_header_path;  // the in-memory header the parse force-included
+  std::vector<UnsafeSite> unsafe_sites;
   bool failed() const { return clang_errors || engine->has_errors(); }
 };
 

@@ -58,10 +58,29 @@ bool finish(const Analysis& analysis, const PipelineOptions& options) {
 
 }  // namespace
 
-Outcome check_file(const std::string& path, const PipelineOptions& options) {
+std::vector<diag::RuleDescriptor> rule_descriptors() {
+  std::vector<diag::RuleDescriptor> descriptors;
+  for (const auto& rule : rules::make_all_rules())
+    descriptors.push_back({std::string(rule->name()), std::string(rule->summary())});
+  descriptors.push_back({kDeviceCompileRule, "what nvcc reports on the generated device code, at "
+                                             "the user's line"});
+  return descriptors;
+}
+
+Outcome check_file(const std::string& path, const PipelineOptions& options,
+                   const CheckOutputs& outputs) {
   auto analysis = analyze(path, options);
   if (!analysis) return Outcome::Failed;
-  if (!finish(*analysis, options)) return Outcome::Failed;
+  const clang::SourceManager& sources = analysis->ast->getSourceManager();
+  if (outputs.sarif) outputs.sarif->add(analysis->engine->findings(), sources);
+  else analysis->engine->print_text(llvm::errs(), options.colors);
+  if (outputs.fixes) outputs.fixes->add(analysis->engine->findings(), sources);
+  if (outputs.report_unsafe)
+    for (const UnsafeSite& site : analysis->unsafe_sites)
+      llvm::outs() << site.where << ": CARBIDE_UNSAFE in " << site.function << ": "
+                   << (site.reason.empty() ? "(no reason given)" : "\"" + site.reason + "\"")
+                   << "\n";
+  if (analysis->failed()) return Outcome::Failed;
   return analysis->program.kernel_count() == 0 ? Outcome::Skipped : Outcome::Translated;
 }
 

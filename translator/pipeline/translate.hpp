@@ -1,5 +1,7 @@
 #pragma once
 
+#include "diagnostics/fixes_export.hpp"
+#include "diagnostics/sarif_log.hpp"
 #include "pipeline/analysis.hpp"
 
 namespace carbide::pipeline {
@@ -10,7 +12,18 @@ enum class Outcome { Translated, Skipped, Failed };
 Outcome translate_file(const std::string& path, const std::string& out_dir,
                        const PipelineOptions& options);
 
+// Where `check` sends what it found besides clang-format text on stderr.
+struct CheckOutputs {
+  diag::SarifLog* sarif = nullptr;    // --format=sarif: findings go here instead of stderr
+  diag::FixesExport* fixes = nullptr;  // --export-fixes
+  bool report_unsafe = false;          // --report-unsafe: list CARBIDE_UNSAFE sites on stdout
+};
+
 // Reports, and writes nothing: the `check` command.
-Outcome check_file(const std::string& path, const PipelineOptions& options);
+Outcome check_file(const std::string& path, const PipelineOptions& options,
+                   const CheckOutputs& outputs);
+
+// Every rule `check` can report, for SARIF's rule table.
+std::vector<diag::RuleDescriptor> rule_descriptors();
 
 }  // namespace carbide::pipeline

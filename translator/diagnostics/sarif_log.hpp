@@ -1,0 +1,32 @@
+// SARIF 2.1.0 for code-scanning services, written by hand: Clang's own SARIF output is marked
+// unstable and numbers its rules.
+#pragma once
+
+#include "diagnostics/finding.hpp"
+
+#include <clang/Basic/SourceManager.h>
+#include <llvm/Support/JSON.h>
+
+#include <string>
+#include <vector>
+
+namespace carbide::diag {
+
+struct RuleDescriptor {
+  std::string id;
+  std::string summary;
+};
+
+class SarifLog {
+ public:
+  explicit SarifLog(std::vector<RuleDescriptor> rules);
+  // Adds one file's findings; their locations are read from `sources` now.
+  void add(const std::vector<Finding>& findings, const clang::SourceManager& sources);
+  std::string str() const;
+
+ private:
+  std::vector<RuleDescriptor> rules_;
+  llvm::json::Array results_;
+};
+
+}  // namespace carbide::diag
