@@ -38,3 +38,20 @@ CARBIDE_KERNEL
 CARBIDE_LAUNCH_CONTRACT(domain = 1, block = 256)
 void global_kernel(carbide::disjoint_span<float> out) {}
 // CHECK: kernel-signature.cpp:[[@LINE-1]]:6: error: kernel 'global_kernel' is in the global namespace; put it in a named namespace, which becomes its module [carbide-kernel-signature]
+
+namespace good {
+
+struct Params {
+  float scale;
+  unsigned count;
+};
+
+// Good: views, a builtin scalar and a plain struct.
+CARBIDE_KERNEL
+CARBIDE_LAUNCH_CONTRACT(domain = 1, block = 256)
+void scale(carbide::span<const float> in, carbide::disjoint_span<float> out, Params p, float bias) {
+  auto idx = carbide::thread::index_1d();
+  if (float* o = out.get_mut(idx)) *o = p.scale * in[idx.get()] + bias;
+}
+
+}  // namespace good

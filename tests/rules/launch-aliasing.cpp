@@ -15,6 +15,14 @@ void axpy(carbide::span<const float> x, carbide::span<const float> y,
   if (float* o = out.get_mut(idx)) *o = a * x[idx.get()] + y[idx.get()];
 }
 
+// A histogram whose counts buffer is also read as input.
+CARBIDE_KERNEL
+CARBIDE_LAUNCH_CONTRACT(domain = 1, block = (256, 1, 1))
+void histogram(carbide::span<const unsigned> values, carbide::atomic_span<unsigned> counts) {
+  auto idx = carbide::thread::index_1d();
+  if (idx.get() < values.size()) counts.fetch_add(values[idx.get()] % counts.size(), 1u);
+}
+
 }  // namespace kernels
 
 struct Buffers {
@@ -32,7 +40,7 @@ int main() {
   // In-place update: y = a*x + y, written with y as the output.
   module.axpy(stream, prepared, x, y, y, 2.f);
   // CHECK: launch-aliasing.cpp:[[@LINE-1]]:10: error: 'y' is passed to exclusive parameter 'out' and to parameter 'y' of 'kernels::axpy'; threads writing their elements of 'out' would race with threads using 'y'. Pass distinct buffers [carbide-launch-aliasing]
-  // CHECK: launch-aliasing.cpp:28:8: note: 'y' declared here
+  // CHECK: launch-aliasing.cpp:36:8: note: 'y' declared here
   // CHECK: launch-aliasing.cpp:13:41: note: 'out' is an exclusive output of 'kernels::axpy'
 
   // The same, through a reference and a struct member.
@@ -41,6 +49,12 @@ int main() {
   auto& target = bufs.x;
   module.axpy(stream, prepared, bufs.x, bufs.y, target, 2.f);
   // CHECK: launch-aliasing.cpp:[[@LINE-1]]:10: error: 'bufs.x' is passed to exclusive parameter 'out' and to parameter 'x'
+
+  // The same buffer as atomic_span and span<const T>.
+  auto bins = carbide::DeviceBuffer<unsigned>::zeroed(stream, 256);
+  auto hist = module.prepare_histogram(carbide::LaunchConfig1D(1, 256));
+  module.histogram(stream, hist, bins, bins);
+  // CHECK: launch-aliasing.cpp:[[@LINE-1]]:10: error: 'bins' is passed to exclusive parameter 'counts' and to parameter 'values' of 'kernels::histogram'
 
   // Good: one buffer read twice, and a distinct output.
   auto out = carbide::DeviceBuffer<float>::uninitialized(stream, 1024);

@@ -42,6 +42,8 @@ void sum_pairs_checked(carbide::span<const float> in, carbide::disjoint_span<flo
   }
   CARBIDE_UNSAFE("") { asm volatile("membar.gl;"); }
   // CHECK: unsafe-required.cpp:[[@LINE-1]]:3: warning: CARBIDE_UNSAFE block without a reason{{.*}} [carbide-unsafe-reason]
+  CARBIDE_UNSAFE("   ") { value += 0.f; }
+  // CHECK: unsafe-required.cpp:[[@LINE-1]]:3: warning: CARBIDE_UNSAFE block without a reason{{.*}} [carbide-unsafe-reason]
   float local = value;
   float* mine = &local;
   if (float* o = out.get_mut(idx)) *o = *mine;
