@@ -1,5 +1,6 @@
 #include "frontend/source_parser.hpp"
 
+#include <clang/Frontend/CompilerInstance.h>
 #include <clang/Tooling/ArgumentsAdjusters.h>
 #include <clang/Tooling/CompilationDatabase.h>
 #include <clang/Tooling/Tooling.h>
@@ -46,6 +47,28 @@ clang::tooling::CommandLineArguments drop_generated_includes(
   return kept;
 }
 
+// ClangTool's own AST builder, with the choice to skip function bodies.
+class AstBuilder : public clang::tooling::ToolAction {
+ public:
+  explicit AstBuilder(ParseDepth depth) : depth_(depth) {}
+  bool runInvocation(std::shared_ptr<clang::CompilerInvocation> invocation,
+                     clang::FileManager* files,
+                     std::shared_ptr<clang::PCHContainerOperations> pch,
+                     clang::DiagnosticConsumer* consumer) override {
+    invocation->getFrontendOpts().SkipFunctionBodies = depth_ == ParseDepth::DeclarationsOnly;
+    ast = clang::ASTUnit::LoadFromCompilerInvocation(
+        invocation, std::move(pch),
+        clang::CompilerInstance::createDiagnostics(&invocation->getDiagnosticOpts(), consumer,
+                                                   /*ShouldOwnClient=*/false),
+        files);
+    return ast != nullptr;
+  }
+  std::unique_ptr<clang::ASTUnit> ast;
+
+ private:
+  ParseDepth depth_;
+};
+
 std::unique_ptr<clang::tooling::CompilationDatabase> database(const FrontendOptions& options,
                                                               std::string& error) {
   if (!options.build_dir.empty())
@@ -63,7 +86,8 @@ std::unique_ptr<clang::tooling::CompilationDatabase> database(const FrontendOpti
 
 std::unique_ptr<clang::ASTUnit> parse_source(const std::string& path, const FrontendOptions& options,
                                              const std::optional<VirtualHeader>& api,
-                                             clang::DiagnosticConsumer& consumer) {
+                                             clang::DiagnosticConsumer& consumer,
+                                             ParseDepth depth) {
   std::string error;
   auto db = database(options, error);
   if (!db) {
@@ -92,10 +116,9 @@ std::unique_ptr<clang::ASTUnit> parse_source(const std::string& path, const Fron
   // After the driver name, before the user's flags: the user's -std and -I still win.
   tool.appendArgumentsAdjuster(clang::tooling::getInsertArgumentAdjuster(
       extra, clang::tooling::ArgumentInsertPosition::BEGIN));
-  std::vector<std::unique_ptr<clang::ASTUnit>> asts;
-  tool.buildASTs(asts);
-  if (asts.empty()) return nullptr;
-  return std::move(asts.front());
+  AstBuilder builder(depth);
+  tool.run(&builder);
+  return std::move(builder.ast);
 }
 
 }  // namespace carbide::frontend

@@ -37,34 +37,33 @@ std::optional<Analysis> analyze(const std::string& path, const PipelineOptions& 
     report_file_error(path, why);
     return std::nullopt;
   }
-  // First pass, silent: the kernels' signatures are all the module API needs. Host code that
-  // calls the API fails to compile here, which is why this pass prints nothing.
+  // First pass, silent and without function bodies: the kernels' signatures are all the module
+  // API needs. Host code that calls the API would not compile yet, which is why this pass
+  // prints nothing.
   frontend::CountingConsumer silent;
-  auto first = frontend::parse_source(path, options.frontend, std::nullopt, silent);
-  if (!first) {
+  auto declarations = frontend::parse_source(path, options.frontend, std::nullopt, silent,
+                                             frontend::ParseDepth::DeclarationsOnly);
+  if (!declarations) {
     report_file_error(path, "clang could not parse this file");
     return std::nullopt;
   }
   Analysis analysis;
   analysis.api_header_path = virtual_api_path(path);
-  if (silent.getNumErrors() + silent.getNumWarnings() == 0) {
-    analysis.ast = std::move(first);
-  } else {
-    const model::Program declared = model::build_program(first->getASTContext());
-    const frontend::VirtualHeader api{analysis.api_header_path,
-                                      codegen::generate_api_header(declared)};
-    // Clang's printers share ownership of their options.
-    llvm::IntrusiveRefCntPtr<clang::DiagnosticOptions> printer_options(new clang::DiagnosticOptions);
-    printer_options->ShowColors = options.colors;
-    clang::TextDiagnosticPrinter printer(llvm::errs(), printer_options.get());
-    frontend::CountingConsumer counted(&printer);
-    analysis.ast = frontend::parse_source(path, options.frontend, api, counted);
-    if (!analysis.ast) {
-      report_file_error(path, "clang could not parse this file");
-      return std::nullopt;
-    }
-    analysis.clang_errors = counted.getNumErrors() > 0;
+  const model::Program declared = model::build_program(declarations->getASTContext());
+  const frontend::VirtualHeader api{analysis.api_header_path,
+                                    codegen::generate_api_header(declared)};
+  // Second pass, printed: everything, with the module API declared.
+  // Clang's printers share ownership of their options.
+  llvm::IntrusiveRefCntPtr<clang::DiagnosticOptions> printer_options(new clang::DiagnosticOptions);
+  printer_options->ShowColors = options.colors;
+  clang::TextDiagnosticPrinter printer(llvm::errs(), printer_options.get());
+  frontend::CountingConsumer counted(&printer);
+  analysis.ast = frontend::parse_source(path, options.frontend, api, counted);
+  if (!analysis.ast) {
+    report_file_error(path, "clang could not parse this file");
+    return std::nullopt;
   }
+  analysis.clang_errors = counted.getNumErrors() > 0;
   clang::ASTContext& context = analysis.ast->getASTContext();
   analysis.program = model::build_program(context);
   analysis.engine = std::make_unique<diag::DiagnosticsEngine>(options.rules);
