@@ -20,3 +20,71 @@ void fill(carbide::disjoint_span<float> out, float value) {  // NOLINT(carbide-m
 }
 
 }  // namespace gpu_tests
+
+namespace gpu_vocabulary {
+
+constexpr unsigned kBlock = 256;
+
+// Sum of the input two ways: a shared-memory tree per block, and warp sums gathered by lane 0.
+CARBIDE_KERNEL
+CARBIDE_LAUNCH_CONTRACT(domain = 1, block = (kBlock, 1, 1))
+void sums(carbide::span<const float> in, carbide::atomic_span<float> totals) {
+  auto idx = carbide::thread::index_1d();
+  auto lid = carbide::thread::local_index();
+  auto lane = carbide::thread::lane();
+  const float value = idx.get() < in.size() ? in[idx.get()] : 0.f;
+
+  auto tile = carbide::block::shared<float, kBlock>();
+  const unsigned l = lid.get();
+  tile[l] = value;
+  carbide::block::sync();
+  for (unsigned s = kBlock / 2; s > 0; s /= 2) {
+    if (l < s) tile[l] += tile[l + s];
+    carbide::block::sync();
+  }
+  if (l == 0) totals.fetch_add(0, tile[0]);
+
+  auto partial = carbide::block::shared<float, kBlock / 32>();
+  const float warp_sum = carbide::warp::reduce_add(value);
+  if (lane.get() == 0) partial[l / 32] = warp_sum;
+  carbide::block::sync();
+  if (l / 32 == 0) {
+    const float block_sum = carbide::warp::reduce_add(lane.get() < kBlock / 32 ? partial[lane.get()] : 0.f);
+    if (lane.get() == 0) totals.fetch_add(1, block_sum);
+  }
+}
+
+CARBIDE_KERNEL
+CARBIDE_LAUNCH_CONTRACT(domain = 1, block = (kBlock, 1, 1))
+void histogram(carbide::span<const unsigned> values, carbide::atomic_span<unsigned> bins) {
+  auto idx = carbide::thread::index_1d();
+  if (idx.get() < values.size()) bins.fetch_add(values[idx.get()] % bins.size(), 1u);
+}
+
+CARBIDE_KERNEL
+CARBIDE_LAUNCH_CONTRACT(domain = 2, block = (16, 16, 1))
+void coordinates(carbide::disjoint_span2d<float> m) {
+  auto at = carbide::thread::index_2d();
+  if (float* e = m.get_mut(at)) *e = float(at.row() * 1000 + at.col());
+}
+
+CARBIDE_KERNEL
+CARBIDE_LAUNCH_CONTRACT(domain = 1, block = (kBlock, 1, 1))
+void scale_all(carbide::span<const float> in, carbide::disjoint_span<float> out, float a) {
+  for (auto&& w : carbide::thread::grid_stride(out))
+    if (float* e = out.get_mut(w)) *e = a * in[w.get()];
+}
+
+// Reverses each block's slice through shared memory; one barrier between write and read.
+CARBIDE_KERNEL
+CARBIDE_LAUNCH_CONTRACT(domain = 1, block = (kBlock, 1, 1))
+void reverse_blocks(carbide::span<const float> in, carbide::disjoint_span<float> out) {
+  auto idx = carbide::thread::index_1d();
+  auto lid = carbide::thread::local_index();
+  auto tile = carbide::block::shared<float, kBlock>();
+  tile[lid] = idx.get() < in.size() ? in[idx.get()] : 0.f;
+  carbide::block::sync();
+  if (float* o = out.get_mut(idx)) *o = tile[kBlock - 1 - lid.get()];
+}
+
+}  // namespace gpu_vocabulary
