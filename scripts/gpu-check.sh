@@ -32,6 +32,12 @@ for sample in "${samples[@]}"; do
   "$sample" 2>&1 | tee -a "$out/samples.log" || status=1
 done
 if command -v compute-sanitizer > /dev/null; then
+  # The kernels carbide-shared-race accepts, under the hardware race checker.
+  for tool in memcheck racecheck; do
+    echo "== compute-sanitizer --tool $tool carbide_gpu_tests (Vocabulary.*)" | tee -a "$out/sanitizer.log"
+    compute-sanitizer --tool "$tool" "$build/tests/gpu/carbide_gpu_tests" --gtest_filter='Vocabulary.*' 2>&1 \
+      | grep -E "SUMMARY|PASSED|FAILED" | tee -a "$out/sanitizer.log"
+  done
   for sample in "${samples[@]}"; do
     name=$(basename "$sample")
     for tool in memcheck racecheck; do
