@@ -1,7 +1,8 @@
 #include "device_unsupported.hpp"
 
+#include "device_walk.hpp"
+
 #include <clang/AST/ExprCXX.h>
-#include <clang/AST/RecursiveASTVisitor.h>
 #include <clang/AST/StmtCXX.h>
 #include <clang/Basic/SourceManager.h>
 
@@ -29,13 +30,16 @@ struct DeviceCall {
 
 using CallGraph = std::map<const clang::FunctionDecl*, std::set<const clang::FunctionDecl*>>;
 
-class Finder : public clang::RecursiveASTVisitor<Finder> {
+class Finder : public DeviceCodeFinder<Finder> {
  public:
-  Finder(const RuleContext& context, std::string_view rule, const clang::FunctionDecl* current,
-         std::vector<DeviceCall>& calls)
-      : context_(context), rule_(rule), current_(current), calls_(calls) {}
+  Finder(const RuleContext& context, std::string_view rule, std::vector<DeviceCall>& calls)
+      : DeviceCodeFinder(context, rule), calls_(calls) {}
 
-  bool shouldVisitTemplateInstantiations() const { return true; }
+  // Calls are attributed to the function whose body is being walked.
+  bool TraverseFunctionBody(const clang::FunctionDecl* function) {
+    current_ = function->getCanonicalDecl();
+    return TraverseStmt(function->getBody());
+  }
 
   bool VisitCXXThrowExpr(clang::CXXThrowExpr* expr) {
     report(expr->getBeginLoc(), "'throw' cannot run on the device: kernels have no exceptions; "
@@ -92,12 +96,7 @@ class Finder : public clang::RecursiveASTVisitor<Finder> {
   }
 
  private:
-  void report(clang::SourceLocation at, std::string message) {
-    context_.reporter.report(finding(rule_, diag::Severity::Error, at, std::move(message)));
-  }
-  const RuleContext& context_;
-  std::string_view rule_;
-  const clang::FunctionDecl* current_;
+  const clang::FunctionDecl* current_ = nullptr;
   std::vector<DeviceCall>& calls_;
 };
 
@@ -116,9 +115,9 @@ bool reaches(const clang::FunctionDecl* from, const clang::FunctionDecl* target,
 
 void DeviceUnsupportedRule::check(const RuleContext& context) {
   std::vector<DeviceCall> calls;
+  Finder finder(context, name(), calls);
   for (const clang::FunctionDecl* definition : context.device.definitions())
-    Finder(context, name(), definition->getCanonicalDecl(), calls)
-        .TraverseStmt(definition->getBody());
+    finder.TraverseFunctionBody(definition);
   CallGraph graph;
   for (const DeviceCall& call : calls) graph[call.caller].insert(call.callee);
   // One report per cycle: at the call that goes back to a function defined earlier.

@@ -7,9 +7,9 @@
 namespace carbide::rules {
 namespace {
 
-class Finder : public clang::RecursiveASTVisitor<Finder> {
+class Finder : public DeviceCodeFinder<Finder> {
  public:
-  Finder(const RuleContext& context, std::string_view rule) : context_(context), rule_(rule) {}
+  using DeviceCodeFinder::DeviceCodeFinder;
 
   bool VisitArraySubscriptExpr(clang::ArraySubscriptExpr* subscript) {
     const clang::Expr* base = subscript->getBase();
@@ -39,11 +39,11 @@ class Finder : public clang::RecursiveASTVisitor<Finder> {
     const analysis::Provenance origin = context_.device.provenance(pointer);
     if (origin.origin != analysis::PointerOrigin::ViewElement) return;
     const clang::Expr* view = origin.get_mut->getImplicitObjectArgument()->IgnoreParenImpCasts();
-    auto result = finding(rule_, diag::Severity::Error, at->getBeginLoc(),
-                          "'" + source_text(context_.ast, at) + "' " + verb +
-                              " the element that '" + source_text(context_.ast, origin.get_mut) +
-                              "' gave this thread; that element belongs to another thread",
-                          at->getSourceRange());
+    auto result = error(at->getBeginLoc(),
+                        "'" + source_text(context_.ast, at) + "' " + verb +
+                            " the element that '" + source_text(context_.ast, origin.get_mut) +
+                            "' gave this thread; that element belongs to another thread",
+                        at->getSourceRange());
     if (const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(view))
       result.notes.push_back({ref->getDecl()->getLocation(),
                               "'" + ref->getDecl()->getNameAsString() +
@@ -51,16 +51,12 @@ class Finder : public clang::RecursiveASTVisitor<Finder> {
                                   "element"});
     context_.reporter.report(std::move(result));
   }
-
-  const RuleContext& context_;
-  std::string_view rule_;
 };
 
 }  // namespace
 
 void DisjointForeignWriteRule::check(const RuleContext& context) {
-  Finder finder(context, name());
-  walk_device_code(context, finder);
+  Finder(context, name()).run();
 }
 
 }  // namespace carbide::rules

@@ -25,9 +25,9 @@ const clang::VarDecl* written_variable(const clang::Expr* target) {
   return ref ? llvm::dyn_cast<clang::VarDecl>(ref->getDecl()) : nullptr;
 }
 
-class Finder : public clang::RecursiveASTVisitor<Finder> {
+class Finder : public DeviceCodeFinder<Finder> {
  public:
-  Finder(const RuleContext& context, std::string_view rule) : context_(context), rule_(rule) {}
+  using DeviceCodeFinder::DeviceCodeFinder;
 
   bool VisitBinaryOperator(clang::BinaryOperator* op) {
     if (op->isAssignmentOp()) check(op, op->getLHS());
@@ -51,25 +51,21 @@ class Finder : public clang::RecursiveASTVisitor<Finder> {
     const char* kind = var->isStaticLocal() ? "static local" : var->isStaticDataMember()
                                                                    ? "static member"
                                                                    : "namespace-scope variable";
-    auto result = finding(rule_, diag::Severity::Error, write->getBeginLoc(),
-                          "device code writes " + std::string(kind) + " '" +
-                              var->getNameAsString() +
-                              "', which every thread of every block shares; write results "
-                              "through a carbide::disjoint_span or carbide::atomic_span parameter",
-                          write->getSourceRange());
+    auto result = error(write->getBeginLoc(),
+                        "device code writes " + std::string(kind) + " '" +
+                            var->getNameAsString() +
+                            "', which every thread of every block shares; write results "
+                            "through a carbide::disjoint_span or carbide::atomic_span parameter",
+                        write->getSourceRange());
     result.notes.push_back({var->getLocation(), "'" + var->getNameAsString() + "' declared here"});
     context_.reporter.report(std::move(result));
   }
-
-  const RuleContext& context_;
-  std::string_view rule_;
 };
 
 }  // namespace
 
 void GlobalWriteRule::check(const RuleContext& context) {
-  Finder finder(context, name());
-  walk_device_code(context, finder);
+  Finder(context, name()).run();
 }
 
 }  // namespace carbide::rules

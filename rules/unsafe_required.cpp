@@ -10,9 +10,9 @@ namespace {
 constexpr const char* kWrap =
     "wrap it in CARBIDE_UNSAFE(\"why this is sound\") { ... } or reach the memory through a view";
 
-class Finder : public clang::RecursiveASTVisitor<Finder> {
+class Finder : public DeviceCodeFinder<Finder> {
  public:
-  Finder(const RuleContext& context, std::string_view rule) : context_(context), rule_(rule) {}
+  using DeviceCodeFinder::DeviceCodeFinder;
 
   bool VisitUnaryOperator(clang::UnaryOperator* op) {
     if (op->getOpcode() == clang::UO_Deref) check_pointer(op, op->getSubExpr(), "dereference of");
@@ -47,19 +47,14 @@ class Finder : public clang::RecursiveASTVisitor<Finder> {
   }
   void report(const clang::Stmt* at, std::string message) {
     if (context_.device.in_unsafe_block(at)) return;
-    context_.reporter.report(finding(rule_, diag::Severity::Error, at->getBeginLoc(),
-                                     std::move(message), at->getSourceRange()));
+    DeviceCodeFinder::report(at->getBeginLoc(), std::move(message), at->getSourceRange());
   }
-
-  const RuleContext& context_;
-  std::string_view rule_;
 };
 
 }  // namespace
 
 void UnsafeRequiredRule::check(const RuleContext& context) {
-  Finder finder(context, name());
-  walk_device_code(context, finder);
+  Finder(context, name()).run();
 }
 
 }  // namespace carbide::rules

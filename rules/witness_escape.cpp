@@ -7,9 +7,9 @@
 namespace carbide::rules {
 namespace {
 
-class Finder : public clang::RecursiveASTVisitor<Finder> {
+class Finder : public DeviceCodeFinder<Finder> {
  public:
-  Finder(const RuleContext& context, std::string_view rule) : context_(context), rule_(rule) {}
+  using DeviceCodeFinder::DeviceCodeFinder;
 
   bool VisitLambdaExpr(clang::LambdaExpr* lambda) {
     for (const clang::LambdaCapture& capture : lambda->captures()) {
@@ -56,21 +56,12 @@ class Finder : public clang::RecursiveASTVisitor<Finder> {
                                       "' is moved; a witness stays with the thread that made it");
     return true;
   }
-
- private:
-  void report(clang::SourceLocation at, std::string message) {
-    context_.reporter.report(finding(rule_, diag::Severity::Error, at, std::move(message)));
-  }
-
-  const RuleContext& context_;
-  std::string_view rule_;
 };
 
 }  // namespace
 
 void WitnessEscapeRule::check(const RuleContext& context) {
-  Finder finder(context, name());
-  walk_device_code(context, finder);
+  Finder(context, name()).run();
 }
 
 }  // namespace carbide::rules
