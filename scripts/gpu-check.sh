@@ -46,4 +46,8 @@ if command -v compute-sanitizer > /dev/null; then
     done
   done
 fi
+if [ -x "$build/bench/carbide_bench" ]; then
+  echo "== carbide_bench" | tee -a "$out/bench.log"
+  "$build/bench/carbide_bench" "$out/bench.md" 2>&1 | tee -a "$out/bench.log" || status=1
+fi
 exit $status

@@ -1,0 +1,151 @@
+// Times each sample's Carbide kernel against its hand-written twin and against the ceiling of
+// its kind (a device-to-device copy of the same bytes), all in one run: medians of CUDA-event
+// timings after warm-up. Prints a table and writes it to the file named by argv[1].
+#include "reduction.carbide.hpp"
+#include "saxpy.carbide.hpp"
+#include "twins.hpp"
+#include "vecadd.carbide.hpp"
+
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <fstream>
+#include <functional>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace {
+
+void check(cudaError_t result, const char* what) {
+  if (result != cudaSuccess) {
+    std::fprintf(stderr, "%s: %s\n", what, cudaGetErrorString(result));
+    std::exit(1);
+  }
+}
+
+// Median milliseconds of `launch` over `repeats` timed runs, after `warmup` untimed ones.
+double median_ms(const std::function<void()>& launch, int warmup = 10, int repeats = 100) {
+  for (int i = 0; i < warmup; ++i) launch();
+  check(cudaDeviceSynchronize(), "warm-up");
+  cudaEvent_t start, stop;
+  check(cudaEventCreate(&start), "cudaEventCreate");
+  check(cudaEventCreate(&stop), "cudaEventCreate");
+  std::vector<float> times;
+  for (int i = 0; i < repeats; ++i) {
+    check(cudaEventRecord(start, nullptr), "cudaEventRecord");
+    launch();
+    check(cudaEventRecord(stop, nullptr), "cudaEventRecord");
+    check(cudaEventSynchronize(stop), "cudaEventSynchronize");
+    float ms = 0;
+    check(cudaEventElapsedTime(&ms, start, stop), "cudaEventElapsedTime");
+    times.push_back(ms);
+  }
+  cudaEventDestroy(start);
+  cudaEventDestroy(stop);
+  std::sort(times.begin(), times.end());
+  return times[times.size() / 2];
+}
+
+template <class T>
+T* raw(const carbide::DeviceBuffer<T>& buffer) {
+  return reinterpret_cast<T*>(buffer.device_ptr());
+}
+
+std::vector<float> random_floats(std::size_t n, std::mt19937& generator) {
+  std::uniform_real_distribution<float> distribution(-1.f, 1.f);
+  std::vector<float> values(n);
+  for (float& v : values) v = distribution(generator);
+  return values;
+}
+
+struct Row {
+  std::string name;
+  double bytes;
+  double carbide_ms, twin_ms, copy_ms;
+};
+
+// A copy of `bytes / 2` bytes moves `bytes` (read + write): the memory-bound ceiling.
+double copy_ms(double bytes) {
+  const std::size_t half = std::size_t(bytes / 2);
+  void *src = nullptr, *dst = nullptr;
+  check(cudaMalloc(&src, half), "cudaMalloc");
+  check(cudaMalloc(&dst, half), "cudaMalloc");
+  check(cudaMemset(src, 1, half), "cudaMemset");
+  const double ms = median_ms([&] { cudaMemcpyAsync(dst, src, half, cudaMemcpyDeviceToDevice, nullptr); });
+  cudaFree(src);
+  cudaFree(dst);
+  return ms;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  auto ctx = carbide::Context::create(0);
+  auto stream = ctx.default_stream();
+  check(cudaFree(nullptr), "CUDA runtime start");  // the runtime joins the primary context
+  std::mt19937 generator(std::random_device{}());
+  std::vector<Row> rows;
+
+  {
+    const std::size_t n = std::size_t(1) << 26;
+    auto a = carbide::DeviceBuffer<float>::from_host(stream, random_floats(n, generator));
+    auto b = carbide::DeviceBuffer<float>::from_host(stream, random_floats(n, generator));
+    auto c = carbide::DeviceBuffer<float>::zeroed(stream, n);
+    auto module = kernels::load(ctx);
+    auto prepared = module.prepare_vecadd(carbide::LaunchConfig1D(carbide::div_ceil(n, 256), 256));
+    const double bytes = 3.0 * n * sizeof(float);
+    rows.push_back({"vecadd 2^26", bytes,
+                    median_ms([&] { module.vecadd(stream, prepared, a, b, c); }),
+                    median_ms([&] { reference::launch_vecadd(raw(a), raw(b), raw(c), n); }),
+                    copy_ms(bytes)});
+  }
+  {
+    const std::size_t n = std::size_t(1) << 26;
+    auto x = carbide::DeviceBuffer<float>::from_host(stream, random_floats(n, generator));
+    auto y = carbide::DeviceBuffer<float>::from_host(stream, random_floats(n, generator));
+    auto out = carbide::DeviceBuffer<float>::zeroed(stream, n);
+    auto module = saxpy::load(ctx);
+    auto prepared = module.prepare_saxpy(carbide::LaunchConfig1D(carbide::div_ceil(n, 256), 256));
+    const double bytes = 3.0 * n * sizeof(float);
+    rows.push_back({"saxpy 2^26", bytes,
+                    median_ms([&] { module.saxpy(stream, prepared, 2.f, x, y, out); }),
+                    median_ms([&] { reference::launch_saxpy(2.f, raw(x), raw(y), raw(out), n); }),
+                    copy_ms(bytes)});
+  }
+  {
+    const std::size_t n = std::size_t(1) << 28;
+    const unsigned blocks = 132 * 4;
+    auto in = carbide::DeviceBuffer<float>::from_host(stream, random_floats(n, generator));
+    auto total = carbide::DeviceBuffer<float>::zeroed(stream, 1);
+    auto module = reduction::load(ctx);
+    auto prepared = module.prepare_sum(carbide::LaunchConfig1D(blocks, 512));
+    const double bytes = double(n) * sizeof(float);
+    // The reduction reads once and writes nothing: its ceiling is the copy's rate, whose own
+    // time for `bytes` moved is copy_ms(bytes).
+    rows.push_back({"reduction 2^28", bytes,
+                    median_ms([&] { module.sum(stream, prepared, in, total); }),
+                    median_ms([&] { reference::launch_sum(raw(in), n, raw(total), blocks); }),
+                    copy_ms(bytes)});
+  }
+
+  cudaDeviceProp properties{};
+  check(cudaGetDeviceProperties(&properties, 0), "cudaGetDeviceProperties");
+  std::ostringstream table;
+  table << "device: " << properties.name << "\n\n"
+        << "| kernel | carbide ms | twin ms | carbide/twin speed | carbide GB/s | copy GB/s | of copy |\n"
+        << "| --- | ---: | ---: | ---: | ---: | ---: | ---: |\n";
+  char line[256];
+  for (const Row& row : rows) {
+    const double carbide_gbs = row.bytes / row.carbide_ms / 1e6;
+    const double copy_gbs = row.bytes / row.copy_ms / 1e6;
+    std::snprintf(line, sizeof line, "| %s | %.4f | %.4f | %.3f | %.0f | %.0f | %.3f |\n",
+                  row.name.c_str(), row.carbide_ms, row.twin_ms, row.twin_ms / row.carbide_ms,
+                  carbide_gbs, copy_gbs, carbide_gbs / copy_gbs);
+    table << line;
+  }
+  std::fputs(table.str().c_str(), stdout);
+  if (argc > 1) std::ofstream(argv[1]) << table.str();
+}
