@@ -90,26 +90,18 @@ clang::CharSourceRange unit_range(const clang::Decl* decl, const clang::SourceMa
   return clang::CharSourceRange::getCharRange(begin, end);
 }
 
+// A contract's block is compiled in as its thread count (.maxntid); the nvcc stage then makes
+// that the exact (x, y, z) (.reqntid), see nvcc/ptx_directives.hpp.
 std::string launch_attributes(const model::Kernel& kernel) {
   const auto& bounds = kernel.bounds;
+  std::uint64_t threads = bounds ? bounds->max_threads : 0;
   if (kernel.has_valid_contract()) {
     const auto& block = kernel.contract->parsed->block;
-    const std::string extents = std::to_string(block[0]) + ", " + std::to_string(block[1]) +
-                                ", " + std::to_string(block[2]);
-    if (bounds && bounds->min_blocks > 0) {
-      const std::uint64_t threads = block[0] * block[1] * block[2];
-      std::uint64_t registers = 65536 / (threads * bounds->min_blocks);
-      registers = std::min<std::uint64_t>(255, registers & ~std::uint64_t(7));
-      if (registers >= 16)
-        return "CARBIDE_EXACT_BLOCK_OCCUPANCY(" + extents + ", " +
-               std::to_string(bounds->min_blocks) + ", " + std::to_string(registers) + ") ";
-    }
-    return "CARBIDE_EXACT_BLOCK(" + extents + ") ";
+    threads = block[0] * block[1] * block[2];
   }
-  if (bounds && bounds->max_threads > 0)
-    return "__launch_bounds__(" + std::to_string(bounds->max_threads) +
-           (bounds->min_blocks > 0 ? ", " + std::to_string(bounds->min_blocks) : "") + ") ";
-  return "";
+  if (threads == 0) return "";
+  return "__launch_bounds__(" + std::to_string(threads) +
+         (bounds && bounds->min_blocks > 0 ? ", " + std::to_string(bounds->min_blocks) : "") + ") ";
 }
 
 std::string entry_point(const model::Module& module, const model::Kernel& kernel) {
@@ -162,11 +154,19 @@ std::string generate_device_source(const model::Program& program, clang::ASTCont
   out += close_namespaces(open);
 
   out += "#line " + std::to_string(count_lines(out) + 2) + " \"" + generated_name + "\"\n";
-  out += "\n// Entry points. A contract's block is compiled in (.reqntid on sm_90 and newer), so the "
+  out += "\n// Entry points. A contract's block becomes the entry's .reqntid in the PTX, so the "
          "driver\n// also refuses a launch with any other block shape.\n";
   for (const model::Module& module : program.modules)
     for (const model::Kernel& kernel : module.kernels) out += entry_point(module, kernel);
   return out;
+}
+
+nvcc::ExactBlocks exact_blocks(const model::Program& program) {
+  nvcc::ExactBlocks blocks;
+  for (const model::Module& module : program.modules)
+    for (const model::Kernel& kernel : module.kernels)
+      if (kernel.has_valid_contract()) blocks[kernel.entry_name] = kernel.contract->parsed->block;
+  return blocks;
 }
 
 }  // namespace carbide::codegen

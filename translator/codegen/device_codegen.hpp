@@ -4,6 +4,8 @@
 
 #include <clang/AST/ASTContext.h>
 
+#include "nvcc/ptx_directives.hpp"
+
 #include <string>
 
 namespace carbide::codegen {
@@ -12,5 +14,8 @@ namespace carbide::codegen {
 // user's file under `#line` directives, then one extern "C" __global__ entry per kernel.
 std::string generate_device_source(const model::Program& program, clang::ASTContext& context,
                                    const std::string& generated_name);
+
+// The exact block of every kernel with a contract, by PTX entry name.
+nvcc::ExactBlocks exact_blocks(const model::Program& program);
 
 }  // namespace carbide::codegen

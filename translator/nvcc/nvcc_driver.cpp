@@ -35,6 +35,14 @@ class ScratchDir {
   std::string path_;
 };
 
+bool write_file(const std::string& path, const std::string& content, std::string& failure) {
+  std::error_code error;
+  llvm::raw_fd_ostream out(path, error);
+  if (error) failure = "cannot write " + path + ": " + error.message();
+  else out << content;
+  return !error;
+}
+
 struct RunResult {
   int exit_code = -1;
   std::string output;
@@ -104,7 +112,7 @@ std::string nvcc_version(const std::string& nvcc) {
 }
 
 NvccResult compile(const NvccOptions& options, const std::string& cuda_source,
-                   const std::string& cu_file_name) {
+                   const std::string& cu_file_name, const ExactBlocks& exact_blocks) {
   NvccResult result;
   std::string why;
   const auto nvcc = find_nvcc(options, why);
@@ -119,41 +127,55 @@ NvccResult compile(const NvccOptions& options, const std::string& cuda_source,
     return result;
   }
   const std::string source = scratch.file(cu_file_name);
-  {
-    std::error_code error;
-    llvm::raw_fd_ostream out(source, error);
-    if (error) {
-      result.failure = "cannot write " + source + ": " + error.message();
-      return result;
-    }
-    out << cuda_source;
-  }
-  const std::vector<std::string> common = {"-std=c++17", "--expt-relaxed-constexpr",
-                                           "-I" + options.include_dir, source};
-  auto compile_to = [&](std::vector<std::string> args, const std::string& log) {
-    args.insert(args.end(), common.begin(), common.end());
-    const RunResult run_result = run(*nvcc, args, scratch.file(log));
+  if (!write_file(source, cuda_source, result.failure)) return result;
+  const std::string tools = llvm::sys::path::parent_path(*nvcc).str();
+
+  // Runs a CUDA tool; its located messages become findings, anything else a failure.
+  auto run_tool = [&](const std::string& program, const std::vector<std::string>& args,
+                      const std::string& log) {
+    const RunResult run_result = run(program, args, scratch.file(log));
     auto messages = parse_messages(run_result.output);
     result.messages.insert(result.messages.end(), messages.begin(), messages.end());
     if (run_result.exit_code != 0 && messages.empty())
       result.failure = run_result.error.empty() ? run_result.output : run_result.error;
     return run_result.exit_code == 0;
   };
-  const std::string& first = options.archs.front();
-  if (!compile_to({"-ptx", "-arch=" + compute_arch(first), "-o", scratch.file("module.ptx")},
-                  "ptx.log"))
-    return result;
-  result.ptx = read_file(scratch.file("module.ptx"));
-  if (options.archs.size() > 1) {
-    std::vector<std::string> args = {"-fatbin", "-o", scratch.file("module.fatbin")};
-    for (const std::string& arch : options.archs)
-      args.push_back("-gencode=arch=" + compute_arch(arch) + ",code=[" + arch + "," +
-                     compute_arch(arch) + "]");
-    // The PTX pass already reported the warnings; the fatbin pass would repeat them.
+
+  std::vector<std::string> fatbin_images;
+  for (std::size_t i = 0; i < options.archs.size(); ++i) {
+    const std::string& arch = options.archs[i];
+    const std::string ptx_path = scratch.file(arch + ".ptx");
+    // Warnings come once, from the first architecture's pass.
     const std::size_t known = result.messages.size();
-    if (!compile_to(args, "fatbin.log")) return result;
-    result.messages.resize(known);
-    result.fatbin = read_file(scratch.file("module.fatbin"));
+    if (!run_tool(*nvcc,
+                  {"-ptx", "-arch=" + compute_arch(arch), "-std=c++17", "--expt-relaxed-constexpr",
+                   "-I" + options.include_dir, "-o", ptx_path, source},
+                  arch + ".log"))
+      return result;
+    if (i > 0) result.messages.resize(known);
+    std::string missing;
+    const std::string ptx = require_exact_blocks(read_file(ptx_path), exact_blocks, missing);
+    if (!missing.empty()) {
+      result.failure = "nvcc emitted no .maxntid for entry " + missing + " to make exact";
+      return result;
+    }
+    if (i == 0) result.ptx = ptx;
+    if (options.archs.size() == 1) break;
+    if (!write_file(ptx_path, ptx, result.failure)) return result;
+    const std::string cubin = scratch.file(arch + ".cubin");
+    if (!run_tool(tools + "/ptxas", {"-arch=" + arch, "-o", cubin, ptx_path}, arch + ".ptxas.log"))
+      return result;
+    const std::string number = arch.substr(3);
+    fatbin_images.push_back("--image3=kind=elf,sm=" + number + ",file=" + cubin);
+    if (i + 1 == options.archs.size())
+      fatbin_images.push_back("--image3=kind=ptx,sm=" + number + ",file=" + ptx_path);
+  }
+  if (!fatbin_images.empty()) {
+    const std::string fatbin = scratch.file("module.fatbin");
+    std::vector<std::string> args = {"--create=" + fatbin, "-64"};
+    args.insert(args.end(), fatbin_images.begin(), fatbin_images.end());
+    if (!run_tool(tools + "/fatbinary", args, "fatbinary.log")) return result;
+    result.fatbin = read_file(fatbin);
   }
   result.ok = true;
   return result;

@@ -2,6 +2,8 @@
 // file (the generated code's #line directives make nvcc name them).
 #pragma once
 
+#include "nvcc/ptx_directives.hpp"
+
 #include <optional>
 #include <string>
 #include <vector>
@@ -34,7 +36,9 @@ struct NvccResult {
 std::optional<std::string> find_nvcc(const NvccOptions& options, std::string& why);
 std::string nvcc_version(const std::string& nvcc);
 
+// PTX for each architecture, with `exact_blocks` required of their entries; with several
+// architectures, a fatbin of their cubins (ptxas) and the newest one's PTX (fatbinary).
 NvccResult compile(const NvccOptions& options, const std::string& cuda_source,
-                   const std::string& cu_file_name);
+                   const std::string& cu_file_name, const ExactBlocks& exact_blocks);
 
 }  // namespace carbide::nvcc

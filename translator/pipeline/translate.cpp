@@ -108,7 +108,8 @@ Outcome translate_file(const std::string& path, const std::string& out_dir,
 
   const std::string cuda = codegen::generate_device_source(program, analysis->ast->getASTContext(),
                                                            cu_name);
-  const nvcc::NvccResult compiled = nvcc::compile(options.nvcc, cuda, cu_name);
+  const nvcc::NvccResult compiled =
+      nvcc::compile(options.nvcc, cuda, cu_name, codegen::exact_blocks(program));
   report_nvcc_messages(compiled, *analysis, cu_name);
   if (!finish(*analysis, options) || !compiled.ok) return Outcome::Failed;
 

@@ -14,21 +14,6 @@
 #include <cstdlib>
 #endif
 
-#if defined(__CUDACC__)
-// A contract's exact block: .reqntid where the target has it (sm_90 on), else the .maxntid
-// upper bound. .reqntid cannot meet .maxntid, so the occupancy hint (min_blocks) becomes the
-// register cap that __launch_bounds__(threads, min_blocks) would have implied.
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900
-#define CARBIDE_EXACT_BLOCK(x, y, z) __launch_bounds__((x) * (y) * (z))
-#define CARBIDE_EXACT_BLOCK_OCCUPANCY(x, y, z, min_blocks, max_registers) \
-  __launch_bounds__((x) * (y) * (z), min_blocks)
-#else
-#define CARBIDE_EXACT_BLOCK(x, y, z) __block_size__((x, y, z))
-#define CARBIDE_EXACT_BLOCK_OCCUPANCY(x, y, z, min_blocks, max_registers) \
-  __block_size__((x, y, z)) __maxnreg__(max_registers)
-#endif
-#endif
-
 namespace carbide {
 
 struct dim3 {

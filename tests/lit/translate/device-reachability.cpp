@@ -67,7 +67,7 @@ int main() { physics::print_report(1.f); }
 // CHECK-NOT: print_report
 // CHECK: __device__ __forceinline__ void step(
 // CHECK-NOT: print_report
-// CHECK: extern "C" __global__ void CARBIDE_EXACT_BLOCK(128, 1, 1) carbide_physics_step(carbide::span<const float> v, carbide::disjoint_span<float> out, physics::Params p, {{(std::)?}}uint32_t n) {
+// CHECK: extern "C" __global__ void __launch_bounds__(128) carbide_physics_step(carbide::span<const float> v, carbide::disjoint_span<float> out, physics::Params p, {{(std::)?}}uint32_t n) {
 
 // HPP: namespace physics { struct Params; }
 // HPP: void step(const carbide::Stream& stream, const carbide::Prepared<step_kernel>& prepared,
