@@ -9,6 +9,7 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <fstream>
 #include <functional>
@@ -26,27 +27,40 @@ void check(cudaError_t result, const char* what) {
   }
 }
 
-// Median milliseconds of `launch` over `repeats` timed runs, after `warmup` untimed ones.
-double median_ms(const std::function<void()>& launch, int warmup = 10, int repeats = 100) {
+// Median device milliseconds per launch: each sample times `batch` back-to-back launches
+// between two events, so the launches queue up and host-side launch cost (reported apart, by
+// host_us_per_launch) does not leave the GPU idle inside the measurement.
+double median_ms(const std::function<void()>& launch, int warmup = 10, int samples = 30,
+                 int batch = 10) {
   for (int i = 0; i < warmup; ++i) launch();
   check(cudaDeviceSynchronize(), "warm-up");
   cudaEvent_t start, stop;
   check(cudaEventCreate(&start), "cudaEventCreate");
   check(cudaEventCreate(&stop), "cudaEventCreate");
   std::vector<float> times;
-  for (int i = 0; i < repeats; ++i) {
+  for (int i = 0; i < samples; ++i) {
     check(cudaEventRecord(start, nullptr), "cudaEventRecord");
-    launch();
+    for (int j = 0; j < batch; ++j) launch();
     check(cudaEventRecord(stop, nullptr), "cudaEventRecord");
     check(cudaEventSynchronize(stop), "cudaEventSynchronize");
     float ms = 0;
     check(cudaEventElapsedTime(&ms, start, stop), "cudaEventElapsedTime");
-    times.push_back(ms);
+    times.push_back(ms / batch);
   }
   cudaEventDestroy(start);
   cudaEventDestroy(stop);
   std::sort(times.begin(), times.end());
   return times[times.size() / 2];
+}
+
+// Host microseconds to issue one launch, while the GPU is kept busy by the earlier ones.
+double host_us_per_launch(const std::function<void()>& launch, int launches = 200) {
+  check(cudaDeviceSynchronize(), "sync");
+  const auto start = std::chrono::steady_clock::now();
+  for (int i = 0; i < launches; ++i) launch();
+  const auto stop = std::chrono::steady_clock::now();
+  check(cudaDeviceSynchronize(), "sync");
+  return std::chrono::duration<double, std::micro>(stop - start).count() / launches;
 }
 
 template <class T>
@@ -65,7 +79,16 @@ struct Row {
   std::string name;
   double bytes;
   double carbide_ms, twin_ms, copy_ms;
+  double carbide_host_us, twin_host_us;
 };
+
+Row measure(std::string name, double bytes, const std::function<void()>& carbide,
+            const std::function<void()>& twin) {
+  Row row{std::move(name), bytes, median_ms(carbide), median_ms(twin), copy_ms(bytes), 0, 0};
+  row.carbide_host_us = host_us_per_launch(carbide);
+  row.twin_host_us = host_us_per_launch(twin);
+  return row;
+}
 
 // A copy of `bytes / 2` bytes moves `bytes` (read + write): the memory-bound ceiling.
 double copy_ms(double bytes) {
@@ -97,10 +120,8 @@ int main(int argc, char** argv) {
     auto module = kernels::load(ctx);
     auto prepared = module.prepare_vecadd(carbide::LaunchConfig1D(carbide::div_ceil(n, 256), 256));
     const double bytes = 3.0 * n * sizeof(float);
-    rows.push_back({"vecadd 2^26", bytes,
-                    median_ms([&] { module.vecadd(stream, prepared, a, b, c); }),
-                    median_ms([&] { reference::launch_vecadd(raw(a), raw(b), raw(c), n); }),
-                    copy_ms(bytes)});
+    rows.push_back(measure("vecadd 2^26", bytes, [&] { module.vecadd(stream, prepared, a, b, c); },
+                           [&] { reference::launch_vecadd(raw(a), raw(b), raw(c), n); }));
   }
   {
     const std::size_t n = std::size_t(1) << 26;
@@ -110,10 +131,8 @@ int main(int argc, char** argv) {
     auto module = saxpy::load(ctx);
     auto prepared = module.prepare_saxpy(carbide::LaunchConfig1D(carbide::div_ceil(n, 256), 256));
     const double bytes = 3.0 * n * sizeof(float);
-    rows.push_back({"saxpy 2^26", bytes,
-                    median_ms([&] { module.saxpy(stream, prepared, 2.f, x, y, out); }),
-                    median_ms([&] { reference::launch_saxpy(2.f, raw(x), raw(y), raw(out), n); }),
-                    copy_ms(bytes)});
+    rows.push_back(measure("saxpy 2^26", bytes, [&] { module.saxpy(stream, prepared, 2.f, x, y, out); },
+                           [&] { reference::launch_saxpy(2.f, raw(x), raw(y), raw(out), n); }));
   }
   {
     const std::size_t n = std::size_t(1) << 28;
@@ -125,25 +144,25 @@ int main(int argc, char** argv) {
     const double bytes = double(n) * sizeof(float);
     // The reduction reads once and writes nothing: its ceiling is the copy's rate, whose own
     // time for `bytes` moved is copy_ms(bytes).
-    rows.push_back({"reduction 2^28", bytes,
-                    median_ms([&] { module.sum(stream, prepared, in, total); }),
-                    median_ms([&] { reference::launch_sum(raw(in), n, raw(total), blocks); }),
-                    copy_ms(bytes)});
+    rows.push_back(measure("reduction 2^28", bytes, [&] { module.sum(stream, prepared, in, total); },
+                           [&] { reference::launch_sum(raw(in), n, raw(total), blocks); }));
   }
 
   cudaDeviceProp properties{};
   check(cudaGetDeviceProperties(&properties, 0), "cudaGetDeviceProperties");
   std::ostringstream table;
   table << "device: " << properties.name << "\n\n"
-        << "| kernel | carbide ms | twin ms | carbide/twin speed | carbide GB/s | copy GB/s | of copy |\n"
-        << "| --- | ---: | ---: | ---: | ---: | ---: | ---: |\n";
+        << "| kernel | carbide ms | twin ms | carbide/twin speed | carbide GB/s | copy GB/s | of copy "
+           "| host µs/launch carbide | twin |\n"
+        << "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n";
   char line[256];
   for (const Row& row : rows) {
     const double carbide_gbs = row.bytes / row.carbide_ms / 1e6;
     const double copy_gbs = row.bytes / row.copy_ms / 1e6;
-    std::snprintf(line, sizeof line, "| %s | %.4f | %.4f | %.3f | %.0f | %.0f | %.3f |\n",
+    std::snprintf(line, sizeof line, "| %s | %.4f | %.4f | %.3f | %.0f | %.0f | %.3f | %.1f | %.1f |\n",
                   row.name.c_str(), row.carbide_ms, row.twin_ms, row.twin_ms / row.carbide_ms,
-                  carbide_gbs, copy_gbs, carbide_gbs / copy_gbs);
+                  carbide_gbs, copy_gbs, carbide_gbs / copy_gbs, row.carbide_host_us,
+                  row.twin_host_us);
     table << line;
   }
   std::fputs(table.str().c_str(), stdout);

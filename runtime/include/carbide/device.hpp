@@ -31,6 +31,15 @@ namespace detail {
 }
 #endif
 
+// The element types __ldg loads.
+template <class T>
+inline constexpr bool has_read_only_load =
+    std::is_same_v<T, float> || std::is_same_v<T, double> || std::is_same_v<T, int> ||
+    std::is_same_v<T, unsigned> || std::is_same_v<T, long long> ||
+    std::is_same_v<T, unsigned long long> || std::is_same_v<T, short> ||
+    std::is_same_v<T, unsigned short> || std::is_same_v<T, signed char> ||
+    std::is_same_v<T, unsigned char> || std::is_same_v<T, char>;
+
 // Device-only statements: on the host (where kernels are compiled but never run) they abort.
 #if defined(__CUDACC__)
 #define CARBIDE_ON_DEVICE(statement, name) statement
@@ -151,15 +160,20 @@ class span {
   using element_type = T;
   CARBIDE_HOST_DEVICE std::size_t size() const { return size_; }
   CARBIDE_HOST_DEVICE T* data() const { return data_; }
-  CARBIDE_DEVICE T& operator[](std::size_t i) const {
+  // Read through the read-only data cache (ld.global.nc) where the element type allows: legal
+  // because nothing writes a span's memory during the launch. The kernel cannot (the view is
+  // const), and the launch refused any exclusive or atomic view that overlaps it.
+  CARBIDE_DEVICE decltype(auto) operator[](std::size_t i) const {
 #if defined(__CUDACC__)
 #if defined(CARBIDE_CHECKED)
     if (i >= size_) detail::fail_check();
 #endif
-    return data_[i];
+    if constexpr (detail::has_read_only_load<std::remove_const_t<T>>) return __ldg(data_ + i);
+    else return static_cast<T&>(data_[i]);
 #else
     (void)i;
     detail::device_only("carbide::span::operator[]");
+    return static_cast<T&>(*data_);
 #endif
   }
   CARBIDE_HOST_DEVICE T* begin() const { return data_; }
