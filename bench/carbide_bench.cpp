@@ -75,6 +75,19 @@ std::vector<float> random_floats(std::size_t n, std::mt19937& generator) {
   return values;
 }
 
+// A copy of `bytes / 2` bytes moves `bytes` (read + write): the memory-bound ceiling.
+double copy_ms(double bytes) {
+  const std::size_t half = std::size_t(bytes / 2);
+  void *src = nullptr, *dst = nullptr;
+  check(cudaMalloc(&src, half), "cudaMalloc");
+  check(cudaMalloc(&dst, half), "cudaMalloc");
+  check(cudaMemset(src, 1, half), "cudaMemset");
+  const double ms = median_ms([&] { cudaMemcpyAsync(dst, src, half, cudaMemcpyDeviceToDevice, nullptr); });
+  cudaFree(src);
+  cudaFree(dst);
+  return ms;
+}
+
 struct Row {
   std::string name;
   double bytes;
@@ -88,19 +101,6 @@ Row measure(std::string name, double bytes, const std::function<void()>& carbide
   row.carbide_host_us = host_us_per_launch(carbide);
   row.twin_host_us = host_us_per_launch(twin);
   return row;
-}
-
-// A copy of `bytes / 2` bytes moves `bytes` (read + write): the memory-bound ceiling.
-double copy_ms(double bytes) {
-  const std::size_t half = std::size_t(bytes / 2);
-  void *src = nullptr, *dst = nullptr;
-  check(cudaMalloc(&src, half), "cudaMalloc");
-  check(cudaMalloc(&dst, half), "cudaMalloc");
-  check(cudaMemset(src, 1, half), "cudaMemset");
-  const double ms = median_ms([&] { cudaMemcpyAsync(dst, src, half, cudaMemcpyDeviceToDevice, nullptr); });
-  cudaFree(src);
-  cudaFree(dst);
-  return ms;
 }
 
 }  // namespace
