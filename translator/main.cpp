@@ -1,5 +1,7 @@
 // carbide: checked CUDA from ownership-annotated C++.
 #include "cli/command_line.hpp"
+#include "commands/doctor.hpp"
+#include "commands/new_project.hpp"
 #include "codegen/generated_text.hpp"
 #include "pipeline/translate.hpp"
 
@@ -68,11 +70,26 @@ std::vector<Input> expand_inputs(const std::vector<std::string>& args, std::size
   return inputs;
 }
 
-int run(const carbide::cli::CommandLine& command, const char* argv0) {
+// Where find_package(Carbide) finds this carbide: its install, or the build tree it came from.
+std::string package_dir(const char* argv0) {
+  const std::string exe = llvm::sys::fs::getMainExecutable(argv0, reinterpret_cast<void*>(&package_dir));
+  llvm::SmallString<256> installed(llvm::sys::path::parent_path(llvm::sys::path::parent_path(exe)));
+  llvm::sys::path::append(installed, "lib", "cmake", "Carbide");
+  if (llvm::sys::fs::exists(installed + "/CarbideConfig.cmake")) return installed.str().str();
+  return CARBIDE_BUILD_TREE_PACKAGE_DIR;
+}
+
+carbide::pipeline::PipelineOptions resolved_options(const carbide::cli::CommandLine& command,
+                                                    const char* argv0) {
   carbide::pipeline::PipelineOptions options = command.pipeline;
   options.frontend.include_dir = runtime_include_dir(argv0);
   options.frontend.resource_dir = CARBIDE_CLANG_RESOURCE_DIR;
   options.nvcc.include_dir = options.frontend.include_dir;
+  return options;
+}
+
+int run(const carbide::cli::CommandLine& command, const char* argv0) {
+  const carbide::pipeline::PipelineOptions options = resolved_options(command, argv0);
   std::size_t translated = 0, skipped = 0, failed = 0;
   const std::vector<Input> inputs = expand_inputs(command.inputs, skipped);
   std::optional<carbide::diag::SarifLog> sarif;
@@ -131,6 +148,10 @@ int main(int argc, const char** argv) {
       std::cout << "carbide " << carbide::codegen::kCarbideVersion << " (Clang " << CARBIDE_CLANG_VERSION
                 << ")\n";
       return 0;
+    case carbide::cli::Command::Doctor:
+      return carbide::commands::doctor(resolved_options(command, argv[0]));
+    case carbide::cli::Command::New:
+      return carbide::commands::new_project(command.inputs.front(), package_dir(argv[0]));
     default:
       return run(command, argv[0]);
   }

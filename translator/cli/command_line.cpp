@@ -16,6 +16,8 @@ constexpr const char* kUsage =
     "       carbide check FILE... [-p BUILD_DIR] [--format clang|sarif] [--export-fixes F]\n"
     "                     [--checks GLOBS] [--warnings-as-errors GLOBS] [--report-unsafe]\n"
     "                     [-- CLANG_ARGS]\n"
+    "       carbide doctor [--nvcc PATH]\n"
+    "       carbide new NAME\n"
     "       carbide --version | --help\n";
 
 po::options_description common_options() {
@@ -83,7 +85,11 @@ CommandLine parse_command_line(int argc, const char* const* argv) {
   }
   if (args[0] == "translate") result.command = Command::Translate;
   else if (args[0] == "check") result.command = Command::Check;
-  else throw std::invalid_argument("unknown command '" + args[0] + "'; the commands are translate and check");
+  else if (args[0] == "doctor") result.command = Command::Doctor;
+  else if (args[0] == "new") result.command = Command::New;
+  else
+    throw std::invalid_argument("unknown command '" + args[0] +
+                                "'; the commands are translate, check, doctor and new");
 
   po::options_description all = visible;
   all.add_options()("input", po::value<std::vector<std::string>>(), "");
@@ -101,8 +107,14 @@ CommandLine parse_command_line(int argc, const char* const* argv) {
     result.command = Command::Help;
     return result;
   }
-  if (!values.count("input")) throw std::invalid_argument("no input file given");
-  result.inputs = values["input"].as<std::vector<std::string>>();
+  if (values.count("input")) result.inputs = values["input"].as<std::vector<std::string>>();
+  if (result.command == Command::Doctor) {
+    if (!result.inputs.empty()) throw std::invalid_argument("doctor takes no file");
+  } else if (result.command == Command::New) {
+    if (result.inputs.size() != 1) throw std::invalid_argument("new takes one project name");
+  } else if (result.inputs.empty()) {
+    throw std::invalid_argument("no input file given");
+  }
 
   pipeline::PipelineOptions& options = result.pipeline;
   options.frontend.extra_args = clang_args;
@@ -131,7 +143,7 @@ CommandLine parse_command_line(int argc, const char* const* argv) {
     if (result.format != "clang" || !result.export_fixes.empty() || result.report_unsafe)
       throw std::invalid_argument("--format, --export-fixes and --report-unsafe belong to check");
   } else if (values.count("output") || values.count("cuda-arch")) {
-    throw std::invalid_argument("check writes nothing: -o and --cuda-arch belong to translate");
+    throw std::invalid_argument("-o and --cuda-arch belong to translate");
   }
   return result;
 }

@@ -8,7 +8,7 @@
 
 namespace carbide::cli {
 
-enum class Command { Translate, Check, Version, Help };
+enum class Command { Translate, Check, Doctor, New, Version, Help };
 
 struct CommandLine {
   Command command = Command::Help;

@@ -1,0 +1,4 @@
+#pragma once
+namespace scale_config {
+constexpr unsigned kBlock = 128;
+}

@@ -1,0 +1,100 @@
+#include "commands/new_project.hpp"
+
+#include "output/atomic_output.hpp"
+
+#include <llvm/Support/FileSystem.h>
+#include <llvm/Support/Path.h>
+#include <llvm/Support/raw_ostream.h>
+
+#include <cctype>
+
+namespace carbide::commands {
+namespace {
+
+constexpr const char* kVecadd = R"(#include <carbide/carbide.hpp>
+#include <cstdio>
+#include <vector>
+
+namespace kernels {
+
+CARBIDE_KERNEL
+CARBIDE_LAUNCH_BOUNDS(256)
+CARBIDE_LAUNCH_CONTRACT(domain = 1, block = (256, 1, 1))
+void vecadd(carbide::span<const float> a, carbide::span<const float> b,
+            carbide::disjoint_span<float> c) {
+  auto idx = carbide::thread::index_1d();
+  if (float* c_elem = c.get_mut(idx)) {
+    *c_elem = a[idx.get()] + b[idx.get()];
+  }
+}
+
+}  // namespace kernels
+
+int main() {
+  auto ctx = carbide::Context::create(0);
+  auto stream = ctx.default_stream();
+  constexpr std::size_t N = 1024;
+  std::vector<float> a_host(N), b_host(N);
+  for (std::size_t i = 0; i < N; ++i) { a_host[i] = float(i); b_host[i] = float(2 * i); }
+  auto a_dev = carbide::DeviceBuffer<float>::from_host(stream, a_host);
+  auto b_dev = carbide::DeviceBuffer<float>::from_host(stream, b_host);
+  auto c_dev = carbide::DeviceBuffer<float>::zeroed(stream, N);
+
+  auto module = kernels::load(ctx);
+  auto prepared = module.prepare_vecadd(
+      carbide::LaunchConfig1D(carbide::div_ceil(N, 256), 256, 0));
+  module.vecadd(stream, prepared, a_dev, b_dev, c_dev);
+
+  auto c_host = c_dev.to_host_vec(stream);
+  std::size_t errors = 0;
+  for (std::size_t i = 0; i < N; ++i) errors += c_host[i] != a_host[i] + b_host[i];
+  if (errors) { std::fprintf(stderr, "FAILED: %zu errors\n", errors); return 1; }
+  std::printf("PASSED: all %zu elements correct\n", N);
+}
+)";
+
+std::string cmake_lists(const std::string& name) {
+  return "cmake_minimum_required(VERSION 3.20)\nproject(" + name +
+         " LANGUAGES CXX)\n\nset(CMAKE_CXX_STANDARD 17)\nset(CMAKE_EXPORT_COMPILE_COMMANDS ON)\n"
+         "find_package(Carbide 0.1 REQUIRED)\n\nadd_executable(vecadd vecadd.cpp)\n"
+         "carbide_add_kernels(vecadd SOURCES vecadd.cpp CUDA_ARCHS 90)\n";
+}
+
+std::string readme(const std::string& name, const std::string& prefix) {
+  return "# " + name + "\n\nA Carbide project: `vecadd.cpp` holds a checked kernel and the host code that "
+         "launches it.\n\n```sh\ncmake -S . -B build -G Ninja -DCarbide_DIR=" + prefix +
+         "\ncmake --build build && ./build/vecadd\n```\n\n`carbide check vecadd.cpp` reports "
+         "problems without building.\n";
+}
+
+}  // namespace
+
+int new_project(const std::string& name, const std::string& carbide_prefix) {
+  const std::string base = llvm::sys::path::filename(name).str();
+  bool valid = !base.empty() && (std::isalpha(static_cast<unsigned char>(base[0])) || base[0] == '_');
+  for (char c : base) valid = valid && (std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-');
+  if (!valid) {
+    llvm::errs() << "carbide: error: '" << base
+                 << "' is not a project name: use letters, digits, '_' and '-', starting with a letter\n";
+    return 2;
+  }
+  if (llvm::sys::fs::exists(name)) {
+    llvm::errs() << "carbide: error: '" << name << "' already exists; choose another name\n";
+    return 1;
+  }
+  const std::vector<output::OutputFile> files = {
+      {name + "/CMakeLists.txt", cmake_lists(base)},
+      {name + "/vecadd.cpp", kVecadd},
+      {name + "/README.md", readme(base, carbide_prefix)}};
+  if (std::string error = output::write_all(name, files); !error.empty()) {
+    llvm::errs() << "carbide: error: " << error << "\n";
+    return 1;
+  }
+  llvm::outs() << "created " << name << "/ (CMakeLists.txt, vecadd.cpp, README.md); build it with:\n"
+               << "  cmake -S " << name << " -B " << name << "/build -G Ninja -DCarbide_DIR="
+               << carbide_prefix << "\n  cmake --build " << name << "/build && " << name
+               << "/build/vecadd\n";
+  return 0;
+}
+
+}  // namespace carbide::commands
