@@ -1,5 +1,5 @@
 // Flags reach Clang from a build's compile_commands.json (-p) and after `--`.
-// RUN: %carbide check %s -- -DSHAPE_3D 2>&1 | FileCheck --check-prefix=SHAPE %s
+// RUN: not %carbide check %s -- -DSHAPE_3D 2>&1 | FileCheck --check-prefix=SHAPE %s
 // RUN: %carbide check %s 2>&1 | count 0
 // RUN: %carbide check %samples/vecadd/vecadd.cpp -p %build 2>&1 | count 0
 #include <carbide/carbide.hpp>
