@@ -1,5 +1,6 @@
 #include "commands/new_project.hpp"
 
+#include "commands/vecadd_template.hpp"
 #include "output/atomic_output.hpp"
 
 #include <llvm/Support/FileSystem.h>
@@ -10,48 +11,6 @@
 
 namespace carbide::commands {
 namespace {
-
-constexpr const char* kVecadd = R"(#include <carbide/carbide.hpp>
-#include <cstdio>
-#include <vector>
-
-namespace kernels {
-
-CARBIDE_KERNEL
-CARBIDE_LAUNCH_BOUNDS(256)
-CARBIDE_LAUNCH_CONTRACT(domain = 1, block = (256, 1, 1))
-void vecadd(carbide::span<const float> a, carbide::span<const float> b,
-            carbide::disjoint_span<float> c) {
-  auto idx = carbide::thread::index_1d();
-  if (float* c_elem = c.get_mut(idx)) {
-    *c_elem = a[idx.get()] + b[idx.get()];
-  }
-}
-
-}  // namespace kernels
-
-int main() {
-  auto ctx = carbide::Context::create(0);
-  auto stream = ctx.default_stream();
-  constexpr std::size_t N = 1024;
-  std::vector<float> a_host(N), b_host(N);
-  for (std::size_t i = 0; i < N; ++i) { a_host[i] = float(i); b_host[i] = float(2 * i); }
-  auto a_dev = carbide::DeviceBuffer<float>::from_host(stream, a_host);
-  auto b_dev = carbide::DeviceBuffer<float>::from_host(stream, b_host);
-  auto c_dev = carbide::DeviceBuffer<float>::zeroed(stream, N);
-
-  auto module = kernels::load(ctx);
-  auto prepared = module.prepare_vecadd(
-      carbide::LaunchConfig1D(carbide::div_ceil(N, 256), 256, 0));
-  module.vecadd(stream, prepared, a_dev, b_dev, c_dev);
-
-  auto c_host = c_dev.to_host_vec(stream);
-  std::size_t errors = 0;
-  for (std::size_t i = 0; i < N; ++i) errors += c_host[i] != a_host[i] + b_host[i];
-  if (errors) { std::fprintf(stderr, "FAILED: %zu errors\n", errors); return 1; }
-  std::printf("PASSED: all %zu elements correct\n", N);
-}
-)";
 
 std::string cmake_lists(const std::string& name) {
   return "cmake_minimum_required(VERSION 3.20)\nproject(" + name +
@@ -84,7 +43,7 @@ int new_project(const std::string& name, const std::string& carbide_prefix) {
   }
   const std::vector<output::OutputFile> files = {
       {name + "/CMakeLists.txt", cmake_lists(base)},
-      {name + "/vecadd.cpp", kVecadd},
+      {name + "/vecadd.cpp", kVecaddTemplate},
       {name + "/README.md", readme(base, carbide_prefix)}};
   if (std::string error = output::write_all(name, files); !error.empty()) {
     llvm::errs() << "carbide: error: " << error << "\n";

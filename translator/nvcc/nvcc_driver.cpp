@@ -23,7 +23,7 @@ class ScratchDir {
  public:
   ScratchDir() {
     llvm::SmallString<128> dir;
-    if (!llvm::sys::fs::createUniqueDirectory("carbide-scratch", dir)) path_ = dir.str().str();
+    if (!llvm::sys::fs::createUniqueDirectory("carbide_scratch", dir)) path_ = dir.str().str();
   }
   ~ScratchDir() {
     if (!path_.empty()) llvm::sys::fs::remove_directories(path_);
