@@ -6,7 +6,9 @@
 #include <llvm/Support/Path.h>
 #include <llvm/Support/Program.h>
 #include <llvm/Support/raw_ostream.h>
+#include <llvm/Support/xxhash.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <regex>
 
@@ -111,8 +113,40 @@ std::string nvcc_version(const std::string& nvcc) {
   return "unknown";
 }
 
+namespace {
+
+std::string cache_key(const NvccOptions& options, const std::string& nvcc,
+                      const std::string& version, const std::string& cuda_source,
+                      const ExactBlocks& exact_blocks) {
+  std::string material = nvcc + "\n" + version + "\n" + options.include_dir + "\n";
+  for (const std::string& arch : options.archs) material += arch + ",";
+  for (const auto& [entry, block] : exact_blocks)
+    material += "\n" + entry + ":" + std::to_string(block[0]) + "," + std::to_string(block[1]) +
+                "," + std::to_string(block[2]);
+  material += "\n" + cuda_source;
+  char hex[17];
+  std::snprintf(hex, sizeof hex, "%016llx",
+                static_cast<unsigned long long>(llvm::xxh3_64bits(llvm::StringRef(material))));
+  return hex;
+}
+
+// The previous image, when the stubs at `base` were built with the same key.
+bool reuse_previous(const std::string& base, bool fat, NvccResult& result) {
+  const std::string stubs = read_file(base + ".carbide.cpp");
+  if (stubs.find("(cache key " + result.cache_key + ")") == std::string::npos) return false;
+  if (!llvm::sys::fs::exists(base + ".ptx") || (fat && !llvm::sys::fs::exists(base + ".fatbin")))
+    return false;
+  result.ptx = read_file(base + ".ptx");
+  if (fat) result.fatbin = read_file(base + ".fatbin");
+  result.ok = result.reused = true;
+  return true;
+}
+
+}  // namespace
+
 NvccResult compile(const NvccOptions& options, const std::string& cuda_source,
-                   const std::string& cu_file_name, const ExactBlocks& exact_blocks) {
+                   const std::string& cu_file_name, const ExactBlocks& exact_blocks,
+                   const std::string& previous_base) {
   NvccResult result;
   std::string why;
   const auto nvcc = find_nvcc(options, why);
@@ -121,6 +155,8 @@ NvccResult compile(const NvccOptions& options, const std::string& cuda_source,
     return result;
   }
   result.version = nvcc_version(*nvcc);
+  result.cache_key = cache_key(options, *nvcc, result.version, cuda_source, exact_blocks);
+  if (reuse_previous(previous_base, options.archs.size() > 1, result)) return result;
   ScratchDir scratch;
   if (scratch.path().empty()) {
     result.failure = "cannot create a temporary directory for nvcc";

@@ -28,6 +28,8 @@ struct NvccResult {
   std::string ptx;     // for the first architecture
   std::string fatbin;  // only when several architectures were asked for
   std::string version; // "13.0"
+  std::string cache_key;  // what the image depends on, hashed; the stubs record it
+  bool reused = false;    // the previous translation's image was still right
   std::vector<NvccMessage> messages;
   std::string failure;  // why nvcc could not run or what it said that had no location
 };
@@ -38,7 +40,10 @@ std::string nvcc_version(const std::string& nvcc);
 
 // PTX for each architecture, with `exact_blocks` required of their entries; with several
 // architectures, a fatbin of their cubins (ptxas) and the newest one's PTX (fatbinary).
+// When the previous translation at `previous_base` (out_dir/stem) was made from the same device
+// code, architectures and nvcc, its image is reused and nvcc does not run.
 NvccResult compile(const NvccOptions& options, const std::string& cuda_source,
-                   const std::string& cu_file_name, const ExactBlocks& exact_blocks);
+                   const std::string& cu_file_name, const ExactBlocks& exact_blocks,
+                   const std::string& previous_base);
 
 }  // namespace carbide::nvcc

@@ -109,7 +109,7 @@ Outcome translate_file(const std::string& path, const std::string& out_dir,
   const std::string cuda = codegen::generate_device_source(program, analysis->ast->getASTContext(),
                                                            cu_name);
   const nvcc::NvccResult compiled =
-      nvcc::compile(options.nvcc, cuda, cu_name, codegen::exact_blocks(program));
+      nvcc::compile(options.nvcc, cuda, cu_name, codegen::exact_blocks(program), base);
   report_nvcc_messages(compiled, *analysis, cu_name);
   if (!finish(*analysis, options) || !compiled.ok) return Outcome::Failed;
 
@@ -118,7 +118,7 @@ Outcome translate_file(const std::string& path, const std::string& out_dir,
   image.bytes = fat ? compiled.fatbin : compiled.ptx;
   image.description = (fat ? "Fatbin for " + codegen::join(options.nvcc.archs, ", ")
                            : "PTX for " + options.nvcc.archs.front()) +
-                      ", from nvcc " + compiled.version;
+                      ", from nvcc " + compiled.version + " (cache key " + compiled.cache_key + ")";
 
   std::vector<output::OutputFile> files = {
       {base + ".carbide.cu", cuda},
