@@ -64,10 +64,10 @@ void check_parameter(const RuleContext& context, const model::Kernel& kernel,
                         type_range);
   if (param.unsupported == UnsupportedParam::RawPointer ||
       param.unsupported == UnsupportedParam::MutableSharedView) {
-    const std::string view = pointee_const ? "carbide::span<const " + param.element_type + ">"
-                             : param.unsupported == UnsupportedParam::MutableSharedView
-                                 ? "carbide::span<const " + param.element_type + ">"
-                                 : "carbide::disjoint_span<" + param.element_type + ">";
+    // A mutable span most often means a read that forgot its const.
+    const bool reads = pointee_const || param.unsupported == UnsupportedParam::MutableSharedView;
+    const std::string view = reads ? "carbide::span<const " + param.element_type + ">"
+                                   : "carbide::disjoint_span<" + param.element_type + ">";
     result.fixits.push_back({clang::CharSourceRange::getTokenRange(type_range), view});
   }
   context.reporter.report(std::move(result));

@@ -68,12 +68,11 @@ class Collector : public clang::RecursiveASTVisitor<Collector> {
   std::map<const clang::VarDecl*, std::vector<const clang::Expr*>>& sources_of_;
 };
 
+// Two origins of one pointer agree when they are the same, or both view elements (from two
+// get_mut calls: still one element per thread).
 Provenance combine(const Provenance& a, const Provenance& b) {
-  if (a.origin == b.origin && a.get_mut == b.get_mut) return a;
-  if (a.origin == PointerOrigin::ViewElement && b.origin == PointerOrigin::ViewElement) {
-    Provenance mixed = a;  // two get_mut calls on one path are still view elements
-    return mixed;
-  }
+  if (a.origin == b.origin && (a.get_mut == b.get_mut || a.origin == PointerOrigin::ViewElement))
+    return a;
   return {};
 }
 

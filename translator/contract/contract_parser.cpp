@@ -81,9 +81,11 @@ class Parser {
     while (!at_end() && (std::isalnum(static_cast<unsigned char>(text_[pos_])) ||
                          text_[pos_] == '_' || text_[pos_] == ':'))
       ++pos_;
-    if (start == pos_ || std::isdigit(static_cast<unsigned char>(text_[start])))
-      fail("expected " + what + ", found " + (pos_ = start, rest()),
+    if (start == pos_ || std::isdigit(static_cast<unsigned char>(text_[start]))) {
+      pos_ = start;  // show what was found from where the identifier should have begun
+      fail("expected " + what + ", found " + rest(),
            std::string("the fields are ") + std::string(kFieldList));
+    }
     return std::string(text_.substr(start, pos_ - start));
   }
 
