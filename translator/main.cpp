@@ -2,20 +2,16 @@
 #include "cli/command_line.hpp"
 #include "commands/doctor.hpp"
 #include "commands/new_project.hpp"
+#include "commands/run_files.hpp"
 #include "codegen/generated_text.hpp"
-#include "pipeline/translate.hpp"
 
 #include <llvm/Support/FileSystem.h>
 #include <llvm/Support/Path.h>
 #include <llvm/Support/raw_ostream.h>
 
-#include <algorithm>
-#include <optional>
 #include <iostream>
 
 namespace {
-
-using carbide::pipeline::Outcome;
 
 // Installed, the headers sit in ../include beside bin/; in a build tree, in the source tree.
 std::string runtime_include_dir(const char* argv0) {
@@ -24,50 +20,6 @@ std::string runtime_include_dir(const char* argv0) {
   llvm::sys::path::append(installed, "include");
   if (llvm::sys::fs::exists(installed + "/carbide/carbide.hpp")) return installed.str().str();
   return CARBIDE_SOURCE_INCLUDE_DIR;
-}
-
-// Files named on the command line, and under each directory every C++ source that holds a
-// kernel, with the folder (relative to that directory) its outputs go to.
-struct Input {
-  std::string path;
-  std::string out_subdir;
-};
-
-bool is_cpp_source(llvm::StringRef path) {
-  const llvm::StringRef ext = llvm::sys::path::extension(path);
-  return ext == ".cpp" || ext == ".cc" || ext == ".cxx";
-}
-
-bool mentions_kernel(const std::string& path) {
-  auto buffer = llvm::MemoryBuffer::getFile(path);
-  return buffer && (*buffer)->getBuffer().contains("CARBIDE_KERNEL");
-}
-
-std::vector<Input> expand_inputs(const std::vector<std::string>& args, std::size_t& skipped) {
-  std::vector<Input> inputs;
-  for (const std::string& arg : args) {
-    if (!llvm::sys::fs::is_directory(arg)) {
-      inputs.push_back({arg, ""});
-      continue;
-    }
-    std::error_code error;
-    std::vector<std::string> found;
-    for (llvm::sys::fs::recursive_directory_iterator it(arg, error), end; it != end && !error;
-         it.increment(error)) {
-      if (it->type() != llvm::sys::fs::file_type::regular_file || !is_cpp_source(it->path()))
-        continue;
-      if (mentions_kernel(it->path())) found.push_back(it->path());
-      else ++skipped;
-    }
-    std::sort(found.begin(), found.end());
-    for (const std::string& path : found) {
-      llvm::StringRef relative = llvm::sys::path::parent_path(path);
-      relative.consume_front(arg);
-      relative = relative.ltrim('/');
-      inputs.push_back({path, relative.str()});
-    }
-  }
-  return inputs;
 }
 
 // Where find_package(Carbide) finds this carbide: its install, or the build tree it came from.
@@ -86,48 +38,6 @@ carbide::pipeline::PipelineOptions resolved_options(const carbide::cli::CommandL
   options.frontend.resource_dir = CARBIDE_CLANG_RESOURCE_DIR;
   options.nvcc.include_dir = options.frontend.include_dir;
   return options;
-}
-
-int run(const carbide::cli::CommandLine& command, const char* argv0) {
-  const carbide::pipeline::PipelineOptions options = resolved_options(command, argv0);
-  std::size_t translated = 0, skipped = 0, failed = 0;
-  const std::vector<Input> inputs = expand_inputs(command.inputs, skipped);
-  std::optional<carbide::diag::SarifLog> sarif;
-  if (command.format == "sarif") sarif.emplace(carbide::pipeline::rule_descriptors());
-  std::optional<carbide::diag::FixesExport> fixes;
-  if (!command.export_fixes.empty()) fixes.emplace();
-  const carbide::pipeline::CheckOutputs outputs{sarif ? &*sarif : nullptr, fixes ? &*fixes : nullptr,
-                                                command.report_unsafe};
-  for (const Input& input : inputs) {
-    Outcome outcome;
-    if (command.command == carbide::cli::Command::Check) {
-      outcome = carbide::pipeline::check_file(input.path, options, outputs);
-    } else {
-      llvm::SmallString<256> out(command.out_dir);
-      if (!input.out_subdir.empty()) llvm::sys::path::append(out, input.out_subdir);
-      outcome = carbide::pipeline::translate_file(input.path, out.str().str(), options);
-    }
-    translated += outcome == Outcome::Translated;
-    skipped += outcome == Outcome::Skipped;
-    failed += outcome == Outcome::Failed;
-  }
-  if (sarif) std::cout << sarif->str();
-  if (fixes) {
-    std::error_code error;
-    llvm::raw_fd_ostream out(command.export_fixes, error);
-    if (error) {
-      llvm::errs() << "carbide: error: cannot write '" << command.export_fixes << "': " << error.message() << "\n";
-      return 1;
-    }
-    out << fixes->yaml();
-  }
-  const bool any_directory = std::any_of(command.inputs.begin(), command.inputs.end(),
-                                         [](const std::string& arg) { return llvm::sys::fs::is_directory(arg); });
-  if (inputs.size() > 1 || any_directory)
-    llvm::errs() << "carbide: " << translated
-                 << (command.command == carbide::cli::Command::Check ? " checked, " : " translated, ")
-                 << failed << " failed, " << skipped << " skipped\n";
-  return failed == 0 ? 0 : 1;
 }
 
 }  // namespace
@@ -153,6 +63,6 @@ int main(int argc, const char** argv) {
     case carbide::cli::Command::New:
       return carbide::commands::new_project(command.inputs.front(), package_dir(argv[0]));
     default:
-      return run(command, argv[0]);
+      return carbide::commands::run_files(command, resolved_options(command, argv[0]));
   }
 }

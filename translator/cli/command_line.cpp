@@ -12,7 +12,7 @@ namespace {
 
 constexpr const char* kUsage =
     "usage: carbide translate FILE|DIR... -o OUT [--cuda-arch sm_90 ...] [--nvcc PATH]\n"
-    "                         [-p BUILD_DIR] [--checks GLOBS] [-- CLANG_ARGS]\n"
+    "                         [-p BUILD_DIR] [-j N] [--checks GLOBS] [-- CLANG_ARGS]\n"
     "       carbide check FILE... [-p BUILD_DIR] [--format clang|sarif] [--export-fixes F]\n"
     "                     [--checks GLOBS] [--warnings-as-errors GLOBS] [--report-unsafe]\n"
     "                     [-- CLANG_ARGS]\n"
@@ -44,6 +44,7 @@ po::options_description translate_options() {
   po::options_description options("Translation");
   options.add_options()
       ("output,o", po::value<std::string>(), "directory for the generated files")
+      ("jobs,j", po::value<unsigned>(), "files translated at once (default: one per core)")
       ("cuda-arch", po::value<std::vector<std::string>>()->composing(), "target architecture, e.g. sm_90; repeat for a fatbin")
       ("nvcc", po::value<std::string>()->default_value(""), "the nvcc to run (default: $CUDA_HOME/bin, PATH, /usr/local/cuda/bin)");
   return options;
@@ -140,10 +141,14 @@ CommandLine parse_command_line(int argc, const char* const* argv) {
   if (result.command == Command::Translate) {
     if (!values.count("output")) throw std::invalid_argument("translate needs -o OUT_DIR");
     result.out_dir = values["output"].as<std::string>();
+    if (values.count("jobs")) {
+      result.jobs = values["jobs"].as<unsigned>();
+      if (result.jobs == 0) throw std::invalid_argument("-j takes a number of files, 1 or more");
+    }
     if (result.format != "clang" || !result.export_fixes.empty() || result.report_unsafe)
       throw std::invalid_argument("--format, --export-fixes and --report-unsafe belong to check");
-  } else if (values.count("output") || values.count("cuda-arch")) {
-    throw std::invalid_argument("-o and --cuda-arch belong to translate");
+  } else if (values.count("output") || values.count("cuda-arch") || values.count("jobs")) {
+    throw std::invalid_argument("-o, -j and --cuda-arch belong to translate");
   }
   return result;
 }

@@ -14,6 +14,7 @@ struct CommandLine {
   Command command = Command::Help;
   std::vector<std::string> inputs;
   std::string out_dir;
+  unsigned jobs = 0;  // translate: files at once; 0 = one per core
   pipeline::PipelineOptions pipeline;
   std::string format = "clang";  // check: clang or sarif
   std::string export_fixes;      // check: YAML file for clang-apply-replacements

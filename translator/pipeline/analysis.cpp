@@ -28,13 +28,15 @@ std::string virtual_api_path(const std::string& source_path) {
 
 }  // namespace
 
-void report_file_error(const std::string& path, const std::string& message, bool is_note) {
-  llvm::errs() << path << ": " << (is_note ? "note: " : "error: ") << message << "\n";
+void report_file_error(llvm::raw_ostream& out, const std::string& path, const std::string& message,
+                       bool is_note) {
+  out << path << ": " << (is_note ? "note: " : "error: ") << message << "\n";
 }
 
-std::optional<Analysis> analyze(const std::string& path, const PipelineOptions& options) {
+std::optional<Analysis> analyze(const std::string& path, const PipelineOptions& options,
+                                llvm::raw_ostream& diagnostics) {
   if (std::string why = unreadable_reason(path); !why.empty()) {
-    report_file_error(path, why);
+    report_file_error(diagnostics, path, why);
     return std::nullopt;
   }
   // First pass, silent and without function bodies: the kernels' signatures are all the module
@@ -44,7 +46,7 @@ std::optional<Analysis> analyze(const std::string& path, const PipelineOptions& 
   auto declarations = frontend::parse_source(path, options.frontend, std::nullopt, silent,
                                              frontend::ParseDepth::DeclarationsOnly);
   if (!declarations) {
-    report_file_error(path, "clang could not parse this file");
+    report_file_error(diagnostics, path, "clang could not parse this file");
     return std::nullopt;
   }
   Analysis analysis;
@@ -56,11 +58,11 @@ std::optional<Analysis> analyze(const std::string& path, const PipelineOptions& 
   // Clang's printers share ownership of their options.
   llvm::IntrusiveRefCntPtr<clang::DiagnosticOptions> printer_options(new clang::DiagnosticOptions);
   printer_options->ShowColors = options.colors;
-  clang::TextDiagnosticPrinter printer(llvm::errs(), printer_options.get());
+  clang::TextDiagnosticPrinter printer(diagnostics, printer_options.get());
   frontend::CountingConsumer counted(&printer);
   analysis.ast = frontend::parse_source(path, options.frontend, api, counted);
   if (!analysis.ast) {
-    report_file_error(path, "clang could not parse this file");
+    report_file_error(diagnostics, path, "clang could not parse this file");
     return std::nullopt;
   }
   analysis.clang_errors = counted.getNumErrors() > 0;

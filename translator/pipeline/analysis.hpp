@@ -37,11 +37,14 @@ struct Analysis {
 };
 
 // Prints a problem with the input itself (not at a source line) the way clang does.
-void report_file_error(const std::string& path, const std::string& message, bool is_note = false);
+void report_file_error(llvm::raw_ostream& out, const std::string& path, const std::string& message,
+                       bool is_note = false);
 
 // Parses `path` (host code sees the module API before any file is generated), builds the model
-// and runs every rule. Clang's own diagnostics are printed as they happen; the rules' findings
-// are in the returned engine, not yet printed. Null when Clang could not parse at all.
-std::optional<Analysis> analyze(const std::string& path, const PipelineOptions& options);
+// and runs every rule. Clang's own diagnostics are printed to `diagnostics` as they happen; the
+// rules' findings are in the returned engine, not yet printed. Null when Clang could not parse
+// at all.
+std::optional<Analysis> analyze(const std::string& path, const PipelineOptions& options,
+                                llvm::raw_ostream& diagnostics);
 
 }  // namespace carbide::pipeline

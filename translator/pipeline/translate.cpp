@@ -51,8 +51,8 @@ void report_nvcc_messages(const nvcc::NvccResult& result, const Analysis& analys
                                            "the device: " + llvm::StringRef(result.failure).trim().str()));
 }
 
-bool finish(const Analysis& analysis, const PipelineOptions& options) {
-  analysis.engine->print_text(llvm::errs(), options.colors);
+bool finish(const Analysis& analysis, const PipelineOptions& options, llvm::raw_ostream& diagnostics) {
+  analysis.engine->print_text(diagnostics, options.colors);
   return !analysis.failed();
 }
 
@@ -69,7 +69,7 @@ std::vector<diag::RuleDescriptor> rule_descriptors() {
 
 Outcome check_file(const std::string& path, const PipelineOptions& options,
                    const CheckOutputs& outputs) {
-  auto analysis = analyze(path, options);
+  auto analysis = analyze(path, options, llvm::errs());
   if (!analysis) return Outcome::Failed;
   const clang::SourceManager& sources = analysis->ast->getSourceManager();
   if (outputs.sarif) outputs.sarif->add(analysis->engine->findings(), sources);
@@ -85,17 +85,17 @@ Outcome check_file(const std::string& path, const PipelineOptions& options,
 }
 
 Outcome translate_file(const std::string& path, const std::string& out_dir,
-                       const PipelineOptions& options) {
-  auto analysis = analyze(path, options);
+                       const PipelineOptions& options, llvm::raw_ostream& diagnostics) {
+  auto analysis = analyze(path, options, diagnostics);
   if (!analysis) return Outcome::Failed;
   if (analysis->failed()) {
-    finish(*analysis, options);
+    finish(*analysis, options, diagnostics);
     return Outcome::Failed;
   }
   const model::Program& program = analysis->program;
   if (program.kernel_count() == 0) {
-    finish(*analysis, options);
-    report_file_error(path, "no CARBIDE_KERNEL in this file; nothing was written", true);
+    finish(*analysis, options, diagnostics);
+    report_file_error(diagnostics, path, "no CARBIDE_KERNEL in this file; nothing was written", true);
     return Outcome::Skipped;
   }
   llvm::SmallString<256> out(out_dir);
@@ -111,7 +111,7 @@ Outcome translate_file(const std::string& path, const std::string& out_dir,
   const nvcc::NvccResult compiled =
       nvcc::compile(options.nvcc, cuda, cu_name, codegen::exact_blocks(program), base);
   report_nvcc_messages(compiled, *analysis, cu_name);
-  if (!finish(*analysis, options) || !compiled.ok) return Outcome::Failed;
+  if (!finish(*analysis, options, diagnostics) || !compiled.ok) return Outcome::Failed;
 
   const bool fat = !compiled.fatbin.empty();
   codegen::ModuleImage image;
@@ -133,7 +133,7 @@ Outcome translate_file(const std::string& path, const std::string& out_dir,
                    output::make_depfile(targets, analysis->ast->getSourceManager(),
                                         {analysis->api_header_path})});
   if (std::string error = output::write_all(out.str().str(), files); !error.empty()) {
-    report_file_error(path, error);
+    report_file_error(diagnostics, path, error);
     return Outcome::Failed;
   }
   return Outcome::Translated;

@@ -8,9 +8,10 @@ namespace carbide::pipeline {
 
 enum class Outcome { Translated, Skipped, Failed };
 
-// One file through the whole pipeline; on any error nothing under `out_dir` changes.
+// One file through the whole pipeline, its diagnostics printed to `diagnostics`; on any error
+// nothing under `out_dir` changes. Files may be translated on several threads at once.
 Outcome translate_file(const std::string& path, const std::string& out_dir,
-                       const PipelineOptions& options);
+                       const PipelineOptions& options, llvm::raw_ostream& diagnostics);
 
 // Where `check` sends what it found besides clang-format text on stderr.
 struct CheckOutputs {

@@ -1,0 +1,156 @@
+#include "commands/run_files.hpp"
+
+#include "commands/progress_line.hpp"
+#include "pipeline/translate.hpp"
+
+#include <llvm/Support/FileSystem.h>
+#include <llvm/Support/MemoryBuffer.h>
+#include <llvm/Support/Path.h>
+#include <llvm/Support/raw_ostream.h>
+
+#include <algorithm>
+#include <atomic>
+#include <iostream>
+#include <optional>
+#include <thread>
+#include <unistd.h>
+
+namespace carbide::commands {
+namespace {
+
+using pipeline::Outcome;
+
+// A file named on the command line, or found under a directory argument, with the folder
+// (relative to that directory) its outputs go to.
+struct Input {
+  std::string path;
+  std::string out_subdir;
+};
+
+struct Tally {
+  std::atomic<std::size_t> translated = 0, failed = 0, skipped = 0;
+  void count(Outcome outcome) {
+    translated += outcome == Outcome::Translated;
+    skipped += outcome == Outcome::Skipped;
+    failed += outcome == Outcome::Failed;
+  }
+};
+
+bool is_cpp_source(llvm::StringRef path) {
+  const llvm::StringRef ext = llvm::sys::path::extension(path);
+  return ext == ".cpp" || ext == ".cc" || ext == ".cxx";
+}
+
+bool mentions_kernel(const std::string& path) {
+  auto buffer = llvm::MemoryBuffer::getFile(path);
+  return buffer && (*buffer)->getBuffer().contains("CARBIDE_KERNEL");
+}
+
+// Under each directory, every C++ source that holds a kernel, in a stable order; the others
+// count as skipped.
+std::vector<Input> expand_inputs(const std::vector<std::string>& args, Tally& tally) {
+  std::vector<Input> inputs;
+  for (const std::string& arg : args) {
+    if (!llvm::sys::fs::is_directory(arg)) {
+      inputs.push_back({arg, ""});
+      continue;
+    }
+    std::error_code error;
+    std::vector<std::string> found;
+    for (llvm::sys::fs::recursive_directory_iterator it(arg, error), end; it != end && !error;
+         it.increment(error)) {
+      if (it->type() != llvm::sys::fs::file_type::regular_file || !is_cpp_source(it->path()))
+        continue;
+      if (mentions_kernel(it->path())) found.push_back(it->path());
+      else ++tally.skipped;
+    }
+    std::sort(found.begin(), found.end());
+    for (const std::string& path : found) {
+      llvm::StringRef relative = llvm::sys::path::parent_path(path);
+      relative.consume_front(arg);
+      relative = relative.ltrim('/');
+      inputs.push_back({path, relative.str()});
+    }
+  }
+  return inputs;
+}
+
+std::string output_dir(const cli::CommandLine& command, const Input& input) {
+  llvm::SmallString<256> out(command.out_dir);
+  if (!input.out_subdir.empty()) llvm::sys::path::append(out, input.out_subdir);
+  return out.str().str();
+}
+
+// Each worker takes the next file; a file's diagnostics are collected and printed whole when it
+// is done, so the output of files translated at once never interleaves.
+void translate_in_parallel(const cli::CommandLine& command, const pipeline::PipelineOptions& options,
+                           const std::vector<Input>& inputs, unsigned jobs, Tally& tally) {
+  ProgressLine progress(llvm::errs(), inputs.size(), isatty(2));
+  std::atomic<std::size_t> next = 0;
+  auto work = [&] {
+    for (std::size_t i; (i = next++) < inputs.size();) {
+      progress.started(inputs[i].path);
+      std::string text;
+      llvm::raw_string_ostream diagnostics(text);
+      diagnostics.enable_colors(options.colors);
+      const Outcome outcome =
+          pipeline::translate_file(inputs[i].path, output_dir(command, inputs[i]), options, diagnostics);
+      diagnostics.flush();
+      tally.count(outcome);
+      progress.finished(inputs[i].path, outcome, text);
+    }
+  };
+  std::vector<std::thread> workers;
+  for (unsigned j = 1; j < std::min<std::size_t>(jobs, inputs.size()); ++j) workers.emplace_back(work);
+  work();
+  for (std::thread& worker : workers) worker.join();
+  progress.close();
+}
+
+int check_in_turn(const cli::CommandLine& command, const pipeline::PipelineOptions& options,
+                  const std::vector<Input>& inputs, Tally& tally) {
+  std::optional<diag::SarifLog> sarif;
+  if (command.format == "sarif") sarif.emplace(pipeline::rule_descriptors());
+  std::optional<diag::FixesExport> fixes;
+  if (!command.export_fixes.empty()) fixes.emplace();
+  const pipeline::CheckOutputs outputs{sarif ? &*sarif : nullptr, fixes ? &*fixes : nullptr,
+                                       command.report_unsafe};
+  for (const Input& input : inputs) tally.count(pipeline::check_file(input.path, options, outputs));
+  if (sarif) std::cout << sarif->str();
+  if (fixes) {
+    std::error_code error;
+    llvm::raw_fd_ostream out(command.export_fixes, error);
+    if (error) {
+      llvm::errs() << "carbide: error: cannot write '" << command.export_fixes << "': " << error.message() << "\n";
+      return 1;
+    }
+    out << fixes->yaml();
+  }
+  return 0;
+}
+
+}  // namespace
+
+int run_files(const cli::CommandLine& command, const pipeline::PipelineOptions& options) {
+  Tally tally;
+  const std::vector<Input> inputs = expand_inputs(command.inputs, tally);
+  const bool any_directory = std::any_of(command.inputs.begin(), command.inputs.end(),
+                                         [](const std::string& arg) { return llvm::sys::fs::is_directory(arg); });
+  const bool many = inputs.size() > 1 || any_directory;
+  const bool checking = command.command == cli::Command::Check;
+  if (checking) {
+    if (int status = check_in_turn(command, options, inputs, tally)) return status;
+  } else if (many) {
+    const unsigned jobs = command.jobs ? command.jobs : std::max(1u, std::thread::hardware_concurrency());
+    translate_in_parallel(command, options, inputs, jobs, tally);
+  } else {
+    for (const Input& input : inputs)
+      tally.count(pipeline::translate_file(input.path, output_dir(command, input), options, llvm::errs()));
+  }
+  if (many)
+    llvm::errs() << "carbide: " << tally.translated << (checking ? " checked, " : " translated, ")
+                 << tally.failed << " failed, " << tally.skipped << " skipped\n";
+  return tally.failed == 0 ? 0 : 1;
+}
+
+}  // namespace carbide::commands
