@@ -1,7 +1,8 @@
 # carbide_add_kernels(<target> SOURCES <file>... [CUDA_ARCHS 90 ...] [OUTPUT_DIR <dir>])
 #
-# Translates each source before <target> builds (re-running only when the source or a header it
-# read changes, through the translator's depfile), compiles the generated host stubs into the
+# Translates each source before <target> builds, with the target's include directories, compile
+# definitions and C++ standard (re-running only when the source or a header it read changes,
+# through the translator's depfile), compiles the generated host stubs into the
 # target, force-includes the generated API header into the source so `kernels::load` resolves
 # (in the build and in clangd), and links the Carbide runtime.
 #
@@ -19,6 +20,14 @@ function(carbide_add_kernels target)
   foreach(arch IN LISTS ARG_CUDA_ARCHS)
     list(APPEND arch_flags --cuda-arch sm_${arch})
   endforeach()
+  # The translation sees the flags the host compile of the target sees.
+  set(includes "$<TARGET_PROPERTY:${target},INCLUDE_DIRECTORIES>")
+  set(defines "$<TARGET_PROPERTY:${target},COMPILE_DEFINITIONS>")
+  set(standard "$<TARGET_PROPERTY:${target},CXX_STANDARD>")
+  set(clang_flags
+    "$<$<BOOL:${includes}>:-I$<JOIN:${includes},$<SEMICOLON>-I>>"
+    "$<$<BOOL:${defines}>:-D$<JOIN:${defines},$<SEMICOLON>-D>>"
+    "$<$<BOOL:${standard}>:-std=c++${standard}>")
 
   foreach(source IN LISTS ARG_SOURCES)
     get_filename_component(source_path "${source}" ABSOLUTE)
@@ -33,10 +42,11 @@ function(carbide_add_kernels target)
                   "${out}/${stem}.carbide.cpp")
       add_custom_command(
         OUTPUT ${outputs}
-        COMMAND Carbide::carbide translate "${source_path}" -o "${out}" ${arch_flags}
+        COMMAND Carbide::carbide translate "${source_path}" -o "${out}" ${arch_flags} -- ${clang_flags}
         DEPENDS "${source_path}" Carbide::carbide
         DEPFILE "${out}/${stem}.carbide.d"
         COMMENT "Carbide: translating ${source}"
+        COMMAND_EXPAND_LISTS
         VERBATIM)
     elseif(CARBIDE_PREGENERATED_DIR)
       set(out "${CARBIDE_PREGENERATED_DIR}/${stem}")

@@ -21,17 +21,22 @@ case $mode in
              -DCARBIDE_TRANSLATOR="$build/translator/carbide") ;;
   *) echo "unknown mode $mode"; exit 2 ;;
 esac
-cmake -S "$work/consumer" -B "$work/build" -G "$generator" "${take_in[@]}" > "$work/configure.log"
-cmake --build "$work/build" > "$work/first.log"
+# Runs a step quietly; on failure shows its log.
+step() {
+  local log=$1; shift
+  "$@" > "$log" 2>&1 || { echo "failed: $*"; cat "$log"; exit 1; }
+}
+step "$work/configure.log" cmake -S "$work/consumer" -B "$work/build" -G "$generator" "${take_in[@]}"
+step "$work/first.log" cmake --build "$work/build"
 grep -q "Carbide: translating scale.cpp" "$work/first.log" || { echo "first build did not translate"; cat "$work/first.log"; exit 1; }
 "$work/build/consumer"
-cmake --build "$work/build" > "$work/second.log"
+step "$work/second.log" cmake --build "$work/build"
 if grep -q "Carbide: translating\|Building CXX" "$work/second.log"; then
   echo "an untouched tree did work again:"; cat "$work/second.log"; exit 1
 fi
 sleep 1
-touch "$work/consumer/scale_config.hpp"
-cmake --build "$work/build" > "$work/third.log"
+touch "$work/consumer/config/scale_config.hpp"
+step "$work/third.log" cmake --build "$work/build"
 grep -q "Carbide: translating scale.cpp" "$work/third.log" || { echo "a header edit did not translate"; cat "$work/third.log"; exit 1; }
 if [[ $mode == installed && -x "$work/prefix/bin/carbide-tidy" ]]; then
   "$work/prefix/bin/carbide-tidy" --checks='-*,carbide-*' --warnings-as-errors='carbide-*' --quiet \

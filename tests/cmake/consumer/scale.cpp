@@ -1,4 +1,4 @@
-#include "scale_config.hpp"
+#include <scale_config.hpp>
 
 #include <carbide/carbide.hpp>
 #include <cstdio>

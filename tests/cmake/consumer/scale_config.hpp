@@ -1,4 +1,0 @@
-#pragma once
-namespace scale_config {
-constexpr unsigned kBlock = 128;
-}
