@@ -1,8 +1,12 @@
 // Times each sample's Carbide kernel against its hand-written twin and against the ceiling of
 // its kind (a device-to-device copy of the same bytes), all in one run: medians of CUDA-event
 // timings after warm-up. Prints a table and writes it to the file named by argv[1].
+#include "histogram.carbide.hpp"
 #include "reduction.carbide.hpp"
 #include "saxpy.carbide.hpp"
+#include "softmax.carbide.hpp"
+#include "stencil.carbide.hpp"
+#include "transpose.carbide.hpp"
 #include "twins.hpp"
 #include "vecadd.carbide.hpp"
 
@@ -129,9 +133,10 @@ int main(int argc, char** argv) {
     auto y = carbide::DeviceBuffer<float>::from_host(stream, random_floats(n, generator));
     auto out = carbide::DeviceBuffer<float>::zeroed(stream, n);
     auto module = saxpy::load(ctx);
-    auto prepared = module.prepare_saxpy(carbide::LaunchConfig1D(carbide::div_ceil(n, 256), 256));
+    const std::size_t threads = n / 4;  // saxpy.cpp: kChunk
+    auto prepared = module.prepare_saxpy(carbide::LaunchConfig1D(carbide::div_ceil(threads, 256), 256));
     const double bytes = 3.0 * n * sizeof(float);
-    rows.push_back(measure("saxpy 2^26", bytes, [&] { module.saxpy(stream, prepared, 2.f, x, y, out); },
+    rows.push_back(measure("saxpy 2^26 (4 per thread)", bytes, [&] { module.saxpy(stream, prepared, 2.f, x, y, out); },
                            [&] { reference::launch_saxpy(2.f, raw(x), raw(y), raw(out), n); }));
   }
   {
@@ -146,6 +151,55 @@ int main(int argc, char** argv) {
     // time for `bytes` moved is copy_ms(bytes).
     rows.push_back(measure("reduction 2^28", bytes, [&] { module.sum(stream, prepared, in, total); },
                            [&] { reference::launch_sum(raw(in), n, raw(total), blocks); }));
+  }
+
+  {
+    const std::size_t words = std::size_t(1) << 26;
+    const unsigned blocks = 132 * 8;
+    std::vector<std::uint32_t> data(words);
+    for (std::uint32_t& word : data) word = std::uint32_t(generator());
+    auto in = carbide::DeviceBuffer<std::uint32_t>::from_host(stream, data);
+    auto bins = carbide::DeviceBuffer<unsigned>::zeroed(stream, 256);
+    auto module = histogram::load(ctx);
+    auto prepared = module.prepare_histogram(carbide::LaunchConfig1D(blocks, 256));
+    // Read once, like the reduction: its ceiling is the copy's rate.
+    rows.push_back(measure("histogram 2^28 bytes", double(words) * 4,
+                           [&] { module.histogram(stream, prepared, in, bins); },
+                           [&] { reference::launch_histogram(raw(in), words, raw(bins), blocks); }));
+  }
+  {
+    const std::uint32_t side = 8192;
+    auto in = carbide::DeviceBuffer<float>::from_host(stream, random_floats(std::size_t(side) * side, generator));
+    auto out = carbide::DeviceBuffer2D<float>::zeroed(stream, side, side);
+    auto module = transpose::load(ctx);
+    auto prepared = module.prepare_transpose(
+        carbide::LaunchConfig2D({side / 32, side / 32, 1}, {32, 32, 1}));
+    rows.push_back(measure("transpose 8192²", 2.0 * side * side * sizeof(float),
+                           [&] { module.transpose(stream, prepared, in, side, side, out); },
+                           [&] { reference::launch_transpose(raw(in), side, side, reinterpret_cast<float*>(out.device_ptr())); }));
+  }
+  {
+    const std::size_t n = std::size_t(1) << 26;
+    const std::uint32_t radius = 4;
+    auto in = carbide::DeviceBuffer<float>::from_host(stream, random_floats(n, generator));
+    auto weights = carbide::DeviceBuffer<float>::from_host(stream, random_floats(2 * radius + 1, generator));
+    auto out = carbide::DeviceBuffer<float>::zeroed(stream, n);
+    auto module = stencil::load(ctx);
+    auto prepared = module.prepare_stencil(carbide::LaunchConfig1D(n / 256, 256, (256 + 2 * 16) * sizeof(float)));  // stencil.cpp: kTileBytes
+    rows.push_back(measure("stencil 2^26, radius 4", 2.0 * n * sizeof(float),
+                           [&] { module.stencil(stream, prepared, in, weights, radius, out); },
+                           [&] { reference::launch_stencil(raw(in), n, raw(weights), radius, raw(out)); }));
+  }
+  {
+    const unsigned count = 16384;
+    const std::size_t n = std::size_t(count) * 4096;  // softmax.cpp: kCols
+    auto in = carbide::DeviceBuffer<float>::from_host(stream, random_floats(n, generator));
+    auto out = carbide::DeviceBuffer<float>::zeroed(stream, n);
+    auto module = softmax::load(ctx);
+    auto prepared = module.prepare_softmax(carbide::LaunchConfig1D(count, 512));
+    rows.push_back(measure("softmax 16384 × 4096", 2.0 * n * sizeof(float),
+                           [&] { module.softmax(stream, prepared, in, out); },
+                           [&] { reference::launch_softmax(raw(in), raw(out), count); }));
   }
 
   cudaDeviceProp properties{};

@@ -3,9 +3,14 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 
 namespace reference {
 void launch_vecadd(const float* a, const float* b, float* c, std::size_t n);
 void launch_saxpy(float a, const float* x, const float* y, float* out, std::size_t n);
 void launch_sum(const float* in, std::size_t n, float* total, unsigned blocks);
+void launch_histogram(const std::uint32_t* words, std::size_t n, unsigned* bins, unsigned blocks);
+void launch_transpose(const float* in, std::uint32_t rows, std::uint32_t cols, float* out);
+void launch_stencil(const float* in, std::size_t n, const float* weights, std::uint32_t radius, float* out);
+void launch_softmax(const float* in, float* out, unsigned rows);
 }  // namespace reference

@@ -78,11 +78,11 @@ LocalRange renamed(LocalRange range, const std::set<std::string>& keys) {
 
 bool provably_distinct(const analysis::ThreadValues& values, const Located& a, const Located& b) {
   if (!a.index || !b.index) return false;
-  if (!analysis::distinct_for_different_threads(*a.index, a.range, *b.index, b.range)) return false;
+  if (!analysis::distinct_for_different_threads(*a.index, a.range, *b.index, b.range, values.shape())) return false;
   const auto variant = iteration_variant_symbols(values, a.access->expr, b.access->expr);
   return variant.empty() ||
          analysis::distinct_for_different_threads(*a.index, a.range, renamed(*b.index, variant),
-                                                  renamed(b.range, variant));
+                                                  renamed(b.range, variant), values.shape());
 }
 
 std::string describe(const clang::ASTContext& ast, const SharedAccess& access) {
@@ -105,7 +105,7 @@ void SharedRaceRule::check(const RuleContext& context) {
       for (std::size_t j = i; j < accesses.size(); ++j) {
         const SharedAccess& a = *accesses[i].access;
         const SharedAccess& b = *accesses[j].access;
-        if (a.tile != b.tile || !(a.writes || b.writes)) continue;
+        if (a.tile != b.tile || !(a.writes || b.writes) || (a.atomic && b.atomic)) continue;
         if (i == j && !a.writes) continue;
         if (!analysis::may_share_phase(a, b)) continue;
         if (provably_distinct(values, accesses[i], accesses[j])) continue;
@@ -113,20 +113,20 @@ void SharedRaceRule::check(const RuleContext& context) {
         const SharedAccess& at = !b.writes ? b : !a.writes ? a : b;
         const SharedAccess& other = &at == &a ? b : a;
         if (!reported.insert(&at).second) continue;
-        const std::string tile = a.tile ? a.tile->getNameAsString() : "the tile";
+        const std::string tile = a.tile ? "'" + a.tile->getNameAsString() + "'" : "dynamic shared memory";
         std::string message;
         if (&a == &b)
-          message = describe(context.ast, at) + " may write the same slot of '" + tile +
-                    "' from different threads; index it by the local witness, or let one thread "
+          message = describe(context.ast, at) + " may write the same slot of " + tile +
+                    " from different threads; index it by the local witness, or let one thread "
                     "write (e.g. if (lid.get() == 0))";
         else if (!at.writes)
-          message = describe(context.ast, at) + " reads a slot of '" + tile +
-                    "' that another thread may write in this barrier phase; put "
+          message = describe(context.ast, at) + " reads a slot of " + tile +
+                    " that another thread may write in this barrier phase; put "
                     "carbide::block::sync() between the write and the read";
         else
           message = describe(context.ast, at) + " and " + describe(context.ast, other) +
-                    " may write the same slot of '" + tile +
-                    "' from different threads in one barrier phase; make the slots provably "
+                    " may write the same slot of " + tile +
+                    " from different threads in one barrier phase; make the slots provably "
                     "distinct or separate the writes with carbide::block::sync()";
         auto result = finding(name(), diag::Severity::Error, at.expr->getBeginLoc(), message,
                               at.expr->getSourceRange());

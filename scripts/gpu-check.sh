@@ -42,7 +42,7 @@ if command -v compute-sanitizer > /dev/null; then
     name=$(basename "$sample")
     for tool in memcheck racecheck; do
       echo "== compute-sanitizer --tool $tool $name" | tee -a "$out/sanitizer.log"
-      compute-sanitizer --tool "$tool" "$sample" 2>&1 | tail -3 | tee -a "$out/sanitizer.log"
+      compute-sanitizer --tool "$tool" "$sample" --small 2>&1 | tail -3 | tee -a "$out/sanitizer.log"
     done
   done
 fi

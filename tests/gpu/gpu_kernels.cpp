@@ -87,4 +87,40 @@ void reverse_blocks(carbide::span<const float> in, carbide::disjoint_span<float>
   if (float* o = out.get_mut(idx)) *o = tile[kBlock - 1 - lid.get()];
 }
 
+// Each warp's inclusive prefix sums.
+CARBIDE_KERNEL
+CARBIDE_LAUNCH_CONTRACT(domain = 1, block = (kBlock, 1, 1))
+void warp_scan(carbide::span<const unsigned> in, carbide::disjoint_span<unsigned> out) {
+  auto idx = carbide::thread::index_1d();
+  const unsigned prefix = carbide::warp::inclusive_scan_add(idx.get() < in.size() ? in[idx.get()] : 0u);
+  if (unsigned* element = out.get_mut(idx)) *element = prefix;
+}
+
+// 64 KB of dynamic shared memory, past the 48 KB a launch gets without opting in: each block
+// reverses its elements through the far end of it.
+constexpr unsigned kLargeTileBytes = 64 * 1024;
+constexpr unsigned kFarEnd = kLargeTileBytes / sizeof(float) - kBlock;
+CARBIDE_KERNEL
+CARBIDE_LAUNCH_CONTRACT(domain = 1, block = (kBlock, 1, 1), dynamic_shared = kLargeTileBytes)
+void reverse_through_dynamic(carbide::span<const float> in, carbide::disjoint_span<float> out) {
+  auto idx = carbide::thread::index_1d();
+  auto lid = carbide::thread::local_index();
+  auto tile = carbide::block::dynamic_shared<float>();
+  tile[lid.get() + kFarEnd] = idx.get() < in.size() ? in[idx.get()] : 0.f;
+  carbide::block::sync();
+  if (float* element = out.get_mut(idx)) *element = tile[kFarEnd + kBlock - 1 - lid.get()];
+}
+
+// Chunks of 4 (16-byte loads and stores) over a length that leaves a partial last chunk.
+CARBIDE_KERNEL
+CARBIDE_LAUNCH_CONTRACT(domain = 1, block = (kBlock, 1, 1))
+void add_one_chunked(carbide::span<const float> in, carbide::disjoint_span<float> out) {
+  auto idx = carbide::thread::index_1d();
+  if (auto mine = out.get_mut_chunk<4>(idx)) {
+    carbide::vec<float, 4> values = in.chunk<4>(idx.get());
+    for (int j = 0; j < 4; ++j) values[j] += 1.f;
+    mine.store(values);
+  }
+}
+
 }  // namespace gpu_vocabulary

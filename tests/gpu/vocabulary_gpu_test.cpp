@@ -118,4 +118,66 @@ TEST(Vocabulary, SharedTileReversesEachBlock) {
   EXPECT_EQ(wrong, 0u);
 }
 
+TEST(Vocabulary, WarpInclusiveScanAddsEachLanesPredecessors) {
+  CARBIDE_REQUIRE_DEVICE();
+  auto ctx = carbide::Context::create(0);
+  auto stream = ctx.default_stream();
+  const std::size_t n = kBlock * 64 + 40;  // a partial last warp reads zeros past the end
+  std::vector<unsigned> in(n);
+  std::mt19937 generator(std::random_device{}());
+  for (unsigned& v : in) v = generator() % 1000;
+  auto in_dev = carbide::DeviceBuffer<unsigned>::from_host(stream, in);
+  auto out = carbide::DeviceBuffer<unsigned>::zeroed(stream, n);
+  auto module = gpu_vocabulary::load(ctx);
+  module.warp_scan(stream, module.prepare_warp_scan(carbide::LaunchConfig1D(carbide::div_ceil(n, kBlock), kBlock)),
+                   in_dev, out);
+  const auto host = out.to_host_vec(stream);
+  std::size_t wrong = 0;
+  unsigned running = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    running = (i % 32 == 0 ? 0 : running) + in[i];
+    wrong += host[i] != running;
+  }
+  EXPECT_EQ(wrong, 0u);
+}
+
+TEST(Vocabulary, DynamicSharedMemoryBeyond48KiBHoldsATile) {
+  CARBIDE_REQUIRE_DEVICE();
+  auto ctx = carbide::Context::create(0);
+  auto stream = ctx.default_stream();
+  const std::size_t n = kBlock * 512;
+  const auto in = random_floats(n);
+  auto in_dev = carbide::DeviceBuffer<float>::from_host(stream, in);
+  auto out = carbide::DeviceBuffer<float>::from_host(stream, poisoned(n));
+  auto module = gpu_vocabulary::load(ctx);
+  module.reverse_through_dynamic(
+      stream,
+      module.prepare_reverse_through_dynamic(carbide::LaunchConfig1D(n / kBlock, kBlock, 64 * 1024)),
+      in_dev, out);
+  const auto host = out.to_host_vec(stream);
+  std::size_t wrong = 0;
+  for (std::size_t i = 0; i < n; ++i)
+    wrong += !(host[i] == in[(i / kBlock) * kBlock + (kBlock - 1 - i % kBlock)]);
+  EXPECT_EQ(wrong, 0u);
+}
+
+TEST(Vocabulary, ChunksLoadAndStoreFourAtATimeWithAPartialTail) {
+  CARBIDE_REQUIRE_DEVICE();
+  auto ctx = carbide::Context::create(0);
+  auto stream = ctx.default_stream();
+  const std::size_t n = kBlock * 4 * 100 + 7;
+  const auto in = random_floats(n);
+  auto in_dev = carbide::DeviceBuffer<float>::from_host(stream, in);
+  auto out = carbide::DeviceBuffer<float>::from_host(stream, poisoned(n));
+  auto module = gpu_vocabulary::load(ctx);
+  module.add_one_chunked(
+      stream,
+      module.prepare_add_one_chunked(carbide::LaunchConfig1D(carbide::div_ceil(carbide::div_ceil(n, 4), kBlock), kBlock)),
+      in_dev, out);
+  const auto host = out.to_host_vec(stream);
+  std::size_t wrong = 0;
+  for (std::size_t i = 0; i < n; ++i) wrong += !(host[i] == in[i] + 1.f);
+  EXPECT_EQ(wrong, 0u);
+}
+
 }  // namespace

@@ -11,17 +11,42 @@
 namespace carbide::analysis {
 namespace {
 
-bool is_tile_access(const clang::CXXOperatorCallExpr* call) {
-  if (call->getOperator() != clang::OO_Subscript) return false;
+bool is_shared_array_method(const clang::CallExpr* call, llvm::StringRef name) {
   const auto* method = llvm::dyn_cast_or_null<clang::CXXMethodDecl>(call->getDirectCallee());
-  return method && method->getParent()->getQualifiedNameAsString() == "carbide::shared_array";
+  return method && method->getParent()->getQualifiedNameAsString() == "carbide::shared_array" &&
+         (name.empty() || (method->getIdentifier() && method->getName() == name));
+}
+
+// tile[i] or tile.fetch_add(i, v): the handle and the index.
+bool is_tile_access(const clang::CallExpr* call) {
+  if (const auto* op = llvm::dyn_cast<clang::CXXOperatorCallExpr>(call))
+    return op->getOperator() == clang::OO_Subscript && is_shared_array_method(op, "");
+  return llvm::isa<clang::CXXMemberCallExpr>(call) && is_shared_array_method(call, "fetch_add");
+}
+
+const clang::Expr* tile_handle(const clang::CallExpr* access) {
+  if (const auto* member = llvm::dyn_cast<clang::CXXMemberCallExpr>(access))
+    return member->getImplicitObjectArgument();
+  return access->getArg(0);
+}
+
+// The array of `carbide::dynamic_extent` elements: every handle to it is the same memory.
+bool is_dynamic_handle(const clang::Expr* handle) {
+  const auto* specialization = llvm::dyn_cast_or_null<clang::ClassTemplateSpecializationDecl>(
+      handle->getType()->getAsCXXRecordDecl());
+  return specialization && specialization->getTemplateArgs().size() == 2 &&
+         specialization->getTemplateArgs()[1].getKind() == clang::TemplateArgument::Integral &&
+         specialization->getTemplateArgs()[1].getAsIntegral().isAllOnes();
 }
 
 // How the enclosing expression uses the element: read, written, or both.
-void classify_use(const clang::CXXOperatorCallExpr* access, const clang::ParentMap& parents,
+void classify_use(const clang::CallExpr* access, const clang::ParentMap& parents,
                   SharedAccess& result) {
-  const clang::Stmt* parent =
-      parents.getParentIgnoreParenImpCasts(const_cast<clang::CXXOperatorCallExpr*>(access));
+  if (llvm::isa<clang::CXXMemberCallExpr>(access)) {
+    result.reads = result.writes = result.atomic = true;
+    return;
+  }
+  const clang::Stmt* parent = parents.getParentIgnoreParenImpCasts(const_cast<clang::CallExpr*>(access));
   result.reads = true;
   if (const auto* op = llvm::dyn_cast_or_null<clang::BinaryOperator>(parent)) {
     if (op->isAssignmentOp() && op->getLHS()->IgnoreParenImpCasts() == access) {
@@ -90,15 +115,13 @@ class Walker {
     struct Events : clang::RecursiveASTVisitor<Events> {
       std::vector<const clang::CallExpr*> found;
       bool VisitCallExpr(clang::CallExpr* call) {
-        const auto* op = llvm::dyn_cast<clang::CXXOperatorCallExpr>(call);
-        if (callee_name(call) == "carbide::block::sync" || (op && is_tile_access(op)))
-          found.push_back(call);
+        if (callee_name(call) == "carbide::block::sync" || is_tile_access(call)) found.push_back(call);
         return true;
       }
     } events;
     events.TraverseStmt(const_cast<clang::Stmt*>(statement));
     for (const clang::CallExpr* event : events.found) {
-      const auto* access = llvm::dyn_cast<clang::CXXOperatorCallExpr>(event);
+      const clang::CallExpr* access = is_tile_access(event) ? event : nullptr;
       if (access == nullptr) {
         if (std::find(result_.barriers.begin(), result_.barriers.end(), event) == result_.barriers.end())
           result_.barriers.push_back(event);
@@ -110,9 +133,11 @@ class Walker {
         result_.accesses.emplace_back();
         record = &result_.accesses.back();
         record->expr = access;
-        if (const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(access->getArg(0)->IgnoreParenImpCasts()))
+        const clang::Expr* handle = tile_handle(access);
+        if (const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(handle->IgnoreParenImpCasts());
+            ref && !is_dynamic_handle(handle))
           record->tile = ref->getDecl();
-        record->index = access->getArg(1);
+        record->index = access->getArg(llvm::isa<clang::CXXMemberCallExpr>(access) ? 0 : 1);
         classify_use(access, parents_, *record);
       }
       record->phases.insert(phases.begin(), phases.end());
@@ -194,7 +219,7 @@ class Walker {
     return int(it - result_.barriers.begin());
   }
 
-  SharedAccess* find_access(const clang::CXXOperatorCallExpr* expr) {
+  SharedAccess* find_access(const clang::CallExpr* expr) {
     for (SharedAccess& access : result_.accesses)
       if (access.expr == expr) return &access;
     return nullptr;

@@ -19,11 +19,12 @@
 namespace carbide::analysis {
 
 struct SharedAccess {
-  const clang::CXXOperatorCallExpr* expr = nullptr;  // tile[i]
-  const clang::ValueDecl* tile = nullptr;            // the handle's variable
+  const clang::CallExpr* expr = nullptr;   // tile[i], or tile.fetch_add(i, v)
+  const clang::ValueDecl* tile = nullptr;  // the handle's variable; null for dynamic shared memory
   const clang::Expr* index = nullptr;
   bool reads = false;
   bool writes = false;
+  bool atomic = false;  // fetch_add: atomic against other atomics on any slot
   std::set<std::string> phases;
 };
 

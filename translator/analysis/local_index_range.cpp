@@ -3,6 +3,8 @@
 #include <clang/AST/DeclCXX.h>
 #include <clang/AST/ExprCXX.h>
 
+#include <cstdlib>
+
 namespace carbide::analysis {
 namespace {
 
@@ -153,8 +155,21 @@ std::optional<Affine> index_form(const ThreadValues& values, const clang::Expr* 
   return values.affine(index);
 }
 
+// x·tx + y·ty takes a different value for each thread of an X×Y block when one coordinate's
+// step clears the other's whole range, as in the padded tile `tile[ty * 33 + tx]`.
+bool injective_over_coordinates(const Affine& form, const BlockShape& shape) {
+  const std::int64_t x = std::abs(form.x), y = std::abs(form.y);
+  const auto width = std::int64_t(shape.extent[0]), height = std::int64_t(shape.extent[1]);
+  if (width == 0 || shape.extent[2] != 1) return false;
+  if (x == 0) return width == 1 && y != 0;
+  if (y == 0) return height == 1;
+  return y >= x * width || x >= y * height;
+}
+
 bool distinct_for_different_threads(const Affine& a, const LocalRange& ra, const Affine& b,
-                                    const LocalRange& rb) {
+                                    const LocalRange& rb, const BlockShape& shape) {
+  if (a.x || a.y || b.x || b.y)  // the same form for both: distinct if no two threads share a value
+    return a == b && a.local == 0 && a.divisor == 1 && injective_over_coordinates(a, shape);
   // One slot per warp, written by lane 0 only: `partial[lid / 32]` under `lane == 0`.
   if (a.divisor != 1 || b.divisor != 1) {
     return a == b && a.local == 1 && a.symbols.empty() && ra.modulus % a.divisor == 0 &&

@@ -20,8 +20,8 @@ LocalRange local_range_for(const ThreadValues& values, const clang::Stmt* statem
 std::optional<Affine> index_form(const ThreadValues& values, const clang::Expr* index);
 
 // True when index `a` (of a thread in range `ra`) and index `b` (of another thread in `rb`)
-// are provably never the same slot.
+// are provably never the same slot, in blocks of `shape`.
 bool distinct_for_different_threads(const Affine& a, const LocalRange& ra, const Affine& b,
-                                    const LocalRange& rb);
+                                    const LocalRange& rb, const BlockShape& shape);
 
 }  // namespace carbide::analysis

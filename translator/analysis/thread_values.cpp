@@ -69,6 +69,8 @@ bool is_local_index_read(const clang::Expr* expr) {
 Affine Affine::plus(const Affine& other, std::int64_t sign) const {
   Affine sum = *this;
   sum.local += sign * other.local;
+  sum.x += sign * other.x;
+  sum.y += sign * other.y;
   sum.constant += sign * other.constant;
   for (const auto& [name, coefficient] : other.symbols) {
     sum.symbols[name] += sign * coefficient;
@@ -80,6 +82,8 @@ Affine Affine::plus(const Affine& other, std::int64_t sign) const {
 Affine Affine::scaled(std::int64_t factor) const {
   Affine result = *this;
   result.local *= factor;
+  result.x *= factor;
+  result.y *= factor;
   result.constant *= factor;
   for (auto& [name, coefficient] : result.symbols) coefficient *= factor;
   if (factor == 0) result.symbols.clear();
@@ -87,7 +91,7 @@ Affine Affine::scaled(std::int64_t factor) const {
 }
 
 bool Affine::operator==(const Affine& other) const {
-  return local == other.local && symbols == other.symbols && constant == other.constant &&
+  return local == other.local && x == other.x && y == other.y && symbols == other.symbols && constant == other.constant &&
          divisor == other.divisor;
 }
 
@@ -142,7 +146,7 @@ Uniformity ThreadValues::uniformity(const clang::Expr* expr, int depth) const {
   expr = strip(expr);
   if (constant_of(expr, context_)) return Uniformity::Uniform;
   // `lid.get() / 32` is the same for a whole warp when blocks are made of whole warps.
-  if (auto form = affine(expr, depth); form && form->local != 0) {
+  if (auto form = affine(expr, depth); form && form->varies_by_thread()) {
     const bool whole_warps = shape_.threads && *shape_.threads % 32 == 0;
     if (whole_warps && form->local == 1 && form->divisor % 32 == 0 && form->constant % 32 == 0 &&
         form->symbols.empty())
@@ -238,14 +242,16 @@ std::optional<Affine> ThreadValues::affine(const clang::Expr* expr, int depth) c
     local.local = 1;
     return local;
   }
-  // thread_idx().x is L in a one-dimensional block.
-  if (const auto* member = llvm::dyn_cast<clang::MemberExpr>(expr))
-    if (shape_.one_dimensional && member->getMemberDecl()->getName() == "x" &&
-        callee_name(member->getBase()) == "carbide::thread::thread_idx") {
-      Affine local;
-      local.local = 1;
-      return local;
-    }
+  // thread_idx().x is L in a one-dimensional block; in a 2-D block, x and y are terms of their own.
+  if (const auto* member = llvm::dyn_cast<clang::MemberExpr>(expr);
+      member && callee_name(member->getBase()) == "carbide::thread::thread_idx") {
+    const llvm::StringRef axis = member->getMemberDecl()->getName();
+    Affine coordinate;
+    if (shape_.one_dimensional && axis == "x") coordinate.local = 1;
+    else if (shape_.extent[0] && shape_.extent[2] == 1 && axis == "x") coordinate.x = 1;
+    else if (shape_.extent[0] && shape_.extent[2] == 1 && axis == "y") coordinate.y = 1;
+    if (coordinate.varies_by_thread()) return coordinate;
+  }
   if (const auto* op = llvm::dyn_cast<clang::BinaryOperator>(expr)) {
     auto lhs = affine(op->getLHS(), depth + 1);
     auto rhs = affine(op->getRHS(), depth + 1);
@@ -263,7 +269,8 @@ std::optional<Affine> ThreadValues::affine(const clang::Expr* expr, int depth) c
         break;
       case clang::BO_Div:
       case clang::BO_Shr:
-        if (lhs && rhs && rhs->is_constant() && lhs->divisor == 1 && lhs->local != 0) {
+        if (lhs && rhs && rhs->is_constant() && lhs->divisor == 1 && lhs->local != 0 &&
+            lhs->x == 0 && lhs->y == 0) {
           const std::int64_t by = op->getOpcode() == clang::BO_Div ? rhs->constant
                                                                     : (std::int64_t(1) << rhs->constant);
           if (by > 0) {

@@ -18,22 +18,27 @@ enum class Uniformity { Uniform = 0, WarpUniform = 1, Divergent = 2 };
 
 inline Uniformity join(Uniformity a, Uniformity b) { return a > b ? a : b; }
 
-// (local·L + Σ coefficient·symbol + constant) / divisor, where symbols are block-uniform values.
+// (local·L + x·tx + y·ty + Σ coefficient·symbol + constant) / divisor, where symbols are
+// block-uniform values and tx, ty are thread_idx().x and .y in blocks of more than one dimension
+// (in a one-dimensional block tx is L itself).
 struct Affine {
   std::int64_t local = 0;
+  std::int64_t x = 0, y = 0;
   std::map<std::string, std::int64_t> symbols;
   std::int64_t constant = 0;
   std::int64_t divisor = 1;
 
   Affine plus(const Affine& other, std::int64_t sign = 1) const;
   Affine scaled(std::int64_t factor) const;
-  bool is_constant() const { return local == 0 && symbols.empty() && divisor == 1; }
+  bool is_constant() const { return local == 0 && x == 0 && y == 0 && symbols.empty() && divisor == 1; }
+  bool varies_by_thread() const { return local != 0 || x != 0 || y != 0; }
   bool operator==(const Affine& other) const;
 };
 
 // The launch shape the function runs under, when every kernel that reaches it agrees.
 struct BlockShape {
   std::optional<std::uint64_t> threads;  // x·y·z of the contract's block
+  std::uint64_t extent[3] = {0, 0, 0};   // the contract's block; 0 when unknown
   bool one_dimensional = false;
 };
 

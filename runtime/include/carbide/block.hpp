@@ -5,30 +5,54 @@
 
 namespace carbide {
 
+// The extent of the dynamic shared array: the contract's dynamic_shared bytes, known at launch.
+inline constexpr std::size_t dynamic_extent = static_cast<std::size_t>(-1);
+
 namespace detail {
 template <class T, std::size_t N, unsigned Site>
 struct shared_storage;
+struct dynamic_shared_storage;
+
+template <std::size_t N>
+class extent_holder {
+ public:
+  CARBIDE_DEVICE static constexpr std::size_t size() { return N; }
+};
+template <>
+class extent_holder<dynamic_extent> {
+ public:
+  CARBIDE_DEVICE std::size_t size() const { return size_; }
+
+ protected:
+  std::size_t size_ = 0;
+};
 }  // namespace detail
 
-// A handle to block-shared storage of N elements of T. Indexing with any expression is allowed
-// and analysed by carbide-shared-race; indexing with the local witness is the own-slot form.
+// A handle to block-shared storage of N elements of T (N = dynamic_extent: the launch's dynamic
+// shared memory). Indexing with any expression is allowed and analysed by carbide-shared-race;
+// indexing with the local witness is the own-slot form. fetch_add is an atomic add that any
+// thread may do on any slot.
 template <class T, std::size_t N>
-class shared_array {
+class shared_array : public detail::extent_holder<N> {
  public:
-  static constexpr std::size_t size() { return N; }
+  using detail::extent_holder<N>::size;
   CARBIDE_DEVICE T& operator[](std::size_t i) const {
 #if defined(__CUDACC__) && defined(CARBIDE_CHECKED)
-    if (i >= N) detail::fail_check();
+    if (i >= size()) detail::fail_check();
 #endif
     return data_[i];
   }
   CARBIDE_DEVICE T& operator[](const thread::local_index_witness& own) const {
     return (*this)[own.get()];
   }
+  CARBIDE_DEVICE T fetch_add([[maybe_unused]] std::size_t i, [[maybe_unused]] T value) const {
+    CARBIDE_ON_DEVICE(return atomicAdd(&(*this)[i], value), "carbide::shared_array::fetch_add");
+  }
 
  private:
   template <class, std::size_t, unsigned>
   friend struct detail::shared_storage;
+  friend struct detail::dynamic_shared_storage;
   CARBIDE_DEVICE explicit shared_array(T* data) : data_(data) {}
   T* data_;
 };
@@ -43,6 +67,22 @@ struct shared_storage {
     return shared_array<T, N>(storage);
 #else
     device_only("carbide::block::shared");
+#endif
+  }
+};
+
+struct dynamic_shared_storage {
+  template <class T>
+  CARBIDE_DEVICE static shared_array<T, dynamic_extent> get() {
+#if defined(__CUDACC__)
+    extern __shared__ __align__(16) unsigned char carbide_dynamic_shared[];
+    unsigned bytes;
+    asm("mov.u32 %0, %%dynamic_smem_size;" : "=r"(bytes));
+    shared_array<T, dynamic_extent> array(reinterpret_cast<T*>(carbide_dynamic_shared));
+    array.size_ = bytes / sizeof(T);
+    return array;
+#else
+    device_only("carbide::block::dynamic_shared");
 #endif
   }
 };
@@ -65,6 +105,14 @@ CARBIDE_DEVICE shared_array<T, N> shared() {
 template <class T, std::size_t N, unsigned Site>
 CARBIDE_DEVICE shared_array<T, N> shared_at() {
   return detail::shared_storage<T, N, Site>::get();
+}
+
+// The launch's dynamic shared memory (the contract's dynamic_shared bytes) as an array of T.
+// Every call returns the same memory: carbide-shared-race treats all of a kernel's dynamic
+// handles as one array.
+template <class T>
+CARBIDE_DEVICE shared_array<T, dynamic_extent> dynamic_shared() {
+  return detail::dynamic_shared_storage::get<T>();
 }
 
 // The barrier: only in control flow every thread of the block reaches (carbide-divergent-barrier).

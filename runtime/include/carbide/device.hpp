@@ -151,6 +151,47 @@ CARBIDE_DEVICE carbide::dim3 grid_dim() { detail::device_only("carbide::thread::
 
 }  // namespace thread
 
+// K elements of T by value, aligned so that a whole vec moves with 8- or 16-byte instructions.
+template <class T, int K>
+struct alignas((sizeof(T) * K) % 16 == 0 ? 16 : (sizeof(T) * K) % 8 == 0 ? 8 : alignof(T)) vec {
+  static_assert(K > 0, "a vec holds at least one element");
+  T values[K];
+  CARBIDE_HOST_DEVICE constexpr T& operator[](int i) { return values[i]; }
+  CARBIDE_HOST_DEVICE constexpr const T& operator[](int i) const { return values[i]; }
+  static constexpr int size() { return K; }
+};
+
+namespace detail {
+
+#if defined(__CUDACC__)
+// Moves a whole vec in the widest units its alignment allows. Views start at allocation starts
+// (aligned to 256 bytes) and chunk i starts at element K·i, so chunk addresses are vec-aligned.
+template <class Unit, class T, int K>
+__device__ __forceinline__ vec<T, K> load_units(const T* from) {
+  vec<T, K> out;
+  const Unit* source = reinterpret_cast<const Unit*>(from);
+  Unit* target = reinterpret_cast<Unit*>(&out);
+#pragma unroll
+  for (unsigned u = 0; u < sizeof(out) / sizeof(Unit); ++u) {
+    if constexpr (std::is_same_v<Unit, uint4> || std::is_same_v<Unit, uint2>) target[u] = __ldg(source + u);
+    else target[u] = source[u];
+  }
+  return out;
+}
+template <class T, int K>
+__device__ __forceinline__ vec<T, K> load_vec(const T* from) {
+  if constexpr (alignof(vec<T, K>) == 16) return load_units<uint4, T, K>(from);
+  else if constexpr (alignof(vec<T, K>) == 8) return load_units<uint2, T, K>(from);
+  else return load_units<T, T, K>(from);
+}
+template <class T, int K>
+__device__ __forceinline__ void store_vec(T* to, const vec<T, K>& value) {
+  *reinterpret_cast<vec<T, K>*>(to) = value;
+}
+#endif
+
+}  // namespace detail
+
 // A read-only view shared by every thread. Indexing is bounds-checked: a checked build traps
 // on an index past the end instead of reading another allocation.
 // (span<T> of a non-const T is rejected by carbide-kernel-signature, with a fix-it.)
@@ -179,10 +220,70 @@ class span {
   CARBIDE_HOST_DEVICE T* begin() const { return data_; }
   CARBIDE_HOST_DEVICE T* end() const { return data_ + size_; }
 
+  // Elements [K·i, K·i+K) in one vector load; past the end of a partial last chunk they read as
+  // T{}. A chunk that starts past the end traps in a checked build. The full-chunk test comes
+  // first, so the common case costs one comparison, as in hand-written vector code.
+  template <int K>
+  CARBIDE_DEVICE vec<std::remove_const_t<T>, K> chunk([[maybe_unused]] std::size_t i) const {
+    using Values = vec<std::remove_const_t<T>, K>;
+#if defined(__CUDACC__)
+    const std::size_t first = i * K;
+    if (first + K <= size_) return detail::load_vec<std::remove_const_t<T>, K>(data_ + first);
+#if defined(CARBIDE_CHECKED)
+    if (first >= size_) detail::fail_check();
+#endif
+    Values values{};
+    for (std::size_t j = first; j < size_ && j < first + K; ++j) values[int(j - first)] = data_[j];
+    return values;
+#else
+    detail::device_only("carbide::span::chunk");
+    return Values{};
+#endif
+  }
+
  private:
   friend struct detail::view_access;
   T* data_ = nullptr;
   std::size_t size_ = 0;
+};
+
+// The K elements [K·i, K·i+K) of an exclusive output that belong to one thread (fewer in a
+// partial last chunk, none past the end). It hands out no pointer: elements are reached by
+// index within the chunk, and a full chunk stores with one vector instruction.
+template <class T, int K>
+class chunk_mut {
+ public:
+  chunk_mut(const chunk_mut&) = delete;
+  chunk_mut& operator=(const chunk_mut&) = delete;
+  CARBIDE_DEVICE explicit operator bool() const { return count_ > 0; }
+  CARBIDE_DEVICE int size() const { return count_; }
+  CARBIDE_DEVICE T& operator[](int j) const {
+#if defined(__CUDACC__) && defined(CARBIDE_CHECKED)
+    if (j < 0 || j >= count_) detail::fail_check();
+#endif
+    return data_[j];
+  }
+  CARBIDE_DEVICE vec<T, K> load() const {
+    vec<T, K> values{};
+    for (int j = 0; j < count_; ++j) values[j] = data_[j];
+    return values;
+  }
+  // Elements of `values` past a partial chunk's end are not stored.
+  CARBIDE_DEVICE void store(const vec<T, K>& values) const {
+#if defined(__CUDACC__)
+    if (count_ == K) {
+      detail::store_vec<T, K>(data_, values);
+      return;
+    }
+#endif
+    for (int j = 0; j < count_; ++j) data_[j] = values[j];
+  }
+
+ private:
+  friend struct detail::witness_factory;
+  CARBIDE_DEVICE chunk_mut(T* data, int count) : data_(data), count_(count) {}
+  T* data_;
+  int count_;
 };
 
 // An exclusive output: each thread reaches only the element its own witness names.
@@ -196,6 +297,13 @@ class disjoint_span {
   // nullptr when the thread's index is past the end, so the bounds test cannot be forgotten.
   CARBIDE_DEVICE T* get_mut(const thread::index_1d_witness& own) const {
     return own.get() < size_ ? data_ + own.get() : nullptr;
+  }
+  // The chunk [K·i, K·i+K) of the thread whose witness is i: converts on test (if (auto c = …)).
+  template <int K>
+  CARBIDE_DEVICE chunk_mut<T, K> get_mut_chunk(const thread::index_1d_witness& own) const {
+    const std::size_t first = own.get() * K;
+    const std::size_t count = first < size_ ? (size_ - first < K ? size_ - first : K) : 0;
+    return detail::witness_factory::make<chunk_mut<T, K>>(data_ + (count ? first : 0), int(count));
   }
 
  private:
