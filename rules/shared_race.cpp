@@ -115,7 +115,12 @@ void SharedRaceRule::check(const RuleContext& context) {
         if (!reported.insert(&at).second) continue;
         const std::string tile = a.tile ? "'" + a.tile->getNameAsString() + "'" : "dynamic shared memory";
         std::string message;
-        if (&a == &b)
+        if (&a == &b && at.reads)
+          message = describe(context.ast, at) + " may update the same slot of " + tile +
+                    " from different threads at once; count with " +
+                    (a.tile ? a.tile->getNameAsString() : "the array") +
+                    ".fetch_add(i, v), an atomic add, or index it by the local witness";
+        else if (&a == &b)
           message = describe(context.ast, at) + " may write the same slot of " + tile +
                     " from different threads; index it by the local witness, or let one thread "
                     "write (e.g. if (lid.get() == 0))";

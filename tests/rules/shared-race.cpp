@@ -56,6 +56,67 @@ void flag_by_all(carbide::span<const float> in, carbide::disjoint_span<float> ou
   if (float* o = out.get_mut(idx)) *o = flag[0];
 }
 
+// A 2-D tile whose row stride (16) is narrower than the block (32 wide): rows overlap.
+CARBIDE_KERNEL
+CARBIDE_LAUNCH_CONTRACT(domain = 2, block = (32, 8, 1))
+void narrow_rows(carbide::span<const float> in, carbide::disjoint_span2d<float> out) {
+  auto own = carbide::thread::index_2d();
+  const unsigned tx = carbide::thread::thread_idx().x, ty = carbide::thread::thread_idx().y;
+  auto tile = carbide::block::shared<float, 32 * 8>();
+  tile[ty * 16 + tx] = in[own.row() * 32 + own.col()];
+  // CHECK: shared-race.cpp:[[@LINE-1]]:3: error: 'tile[ty * 16 + tx]' may write the same slot of 'tile' from different threads
+  // CHECK: note: the checker could not prove
+  carbide::block::sync();
+  if (float* o = out.get_mut(own)) *o = tile[tx * 8 + ty];
+}
+
+// Counting into shared bins with a plain +=: two threads can lose each other's update.
+CARBIDE_KERNEL
+CARBIDE_LAUNCH_CONTRACT(domain = 1, block = (kBlock, 1, 1))
+void lossy_histogram(carbide::span<const unsigned> values, carbide::atomic_span<unsigned> bins) {
+  auto idx = carbide::thread::index_1d();
+  auto lid = carbide::thread::local_index();
+  auto counts = carbide::block::shared<unsigned, kBlock>();
+  counts[lid] = 0;
+  carbide::block::sync();
+  if (idx.get() < values.size()) counts[values[idx.get()] % kBlock] += 1;
+  // CHECK: shared-race.cpp:[[@LINE-1]]:34: error: 'counts[values[idx.get()] % kBlock]' may update the same slot of 'counts' from different threads at once; count with counts.fetch_add(i, v), an atomic add, or index it by the local witness
+  // CHECK: note: the checker could not prove
+  carbide::block::sync();
+  bins.fetch_add(lid.get(), counts[lid]);
+}
+
+// An atomic add and a plain read of the bins in one phase.
+CARBIDE_KERNEL
+CARBIDE_LAUNCH_CONTRACT(domain = 1, block = (kBlock, 1, 1))
+void read_while_counting(carbide::span<const unsigned> values, carbide::disjoint_span<unsigned> out) {
+  auto idx = carbide::thread::index_1d();
+  auto lid = carbide::thread::local_index();
+  auto counts = carbide::block::shared<unsigned, kBlock>();
+  counts[lid] = 0;
+  carbide::block::sync();
+  if (idx.get() < values.size()) counts.fetch_add(values[idx.get()] % kBlock, 1u);
+  if (unsigned* o = out.get_mut(idx)) *o = counts[lid];
+  // CHECK: shared-race.cpp:[[@LINE-1]]:44: error: 'counts[lid]' reads a slot of 'counts' that another thread may write in this barrier phase
+  // CHECK: note: the write in the same phase
+  // CHECK: note: the checker could not prove
+}
+
+// Two handles to dynamic shared memory are one array.
+CARBIDE_KERNEL
+CARBIDE_LAUNCH_CONTRACT(domain = 1, block = (kBlock, 1, 1), dynamic_shared = 4096)
+void aliased_dynamic(carbide::span<const float> in, carbide::disjoint_span<float> out) {
+  auto idx = carbide::thread::index_1d();
+  auto lid = carbide::thread::local_index();
+  auto staged = carbide::block::dynamic_shared<float>();
+  auto again = carbide::block::dynamic_shared<float>();
+  staged[lid] = idx.get() < in.size() ? in[idx.get()] : 0.f;
+  if (float* o = out.get_mut(idx)) *o = again[lid.get() + 1];
+  // CHECK: shared-race.cpp:[[@LINE-1]]:41: error: 'again[lid.get() + 1]' reads a slot of dynamic shared memory that another thread may write in this barrier phase
+  // CHECK: note: the write in the same phase
+  // CHECK: note: the checker could not prove
+}
+
 // Good: the textbook forms.
 CARBIDE_KERNEL
 CARBIDE_LAUNCH_CONTRACT(domain = 1, block = (kBlock, 1, 1))
@@ -109,6 +170,31 @@ void warp_partials(carbide::span<const float> in, carbide::disjoint_span<float> 
   float total = 0.f;
   if (lid.get() / 32 == 0) total = carbide::warp::reduce_add(lane.get() < kBlock / 32 ? partial[lane.get()] : 0.f);
   if (float* o = out.get_mut(idx)) *o = total;
+}
+
+// A padded 2-D tile (33 floats a row for a 32-wide block): each thread its own slot.
+CARBIDE_KERNEL
+CARBIDE_LAUNCH_CONTRACT(domain = 2, block = (32, 32, 1))
+void padded_transpose(carbide::span<const float> in, carbide::disjoint_span2d<float> out) {
+  auto own = carbide::thread::index_2d();
+  const unsigned tx = carbide::thread::thread_idx().x, ty = carbide::thread::thread_idx().y;
+  auto tile = carbide::block::shared<float, 32 * 33>();
+  tile[ty * 33 + tx] = in[own.col() * out.rows() + own.row()];
+  carbide::block::sync();
+  if (float* o = out.get_mut(own)) *o = tile[tx * 33 + ty];
+}
+
+// Shared bins counted with atomics between two barriers.
+CARBIDE_KERNEL
+CARBIDE_LAUNCH_CONTRACT(domain = 1, block = (kBlock, 1, 1))
+void shared_histogram(carbide::span<const unsigned> values, carbide::atomic_span<unsigned> bins) {
+  auto lid = carbide::thread::local_index();
+  auto counts = carbide::block::shared<unsigned, kBlock>();
+  counts[lid] = 0;
+  carbide::block::sync();
+  for (auto&& w : carbide::thread::grid_stride(values)) counts.fetch_add(values[w.get()] % kBlock, 1u);
+  carbide::block::sync();
+  bins.fetch_add(lid.get(), counts[lid]);
 }
 
 }  // namespace kernels
