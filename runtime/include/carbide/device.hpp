@@ -232,8 +232,11 @@ class span {
 #if defined(CARBIDE_CHECKED)
     if (first >= size_) detail::fail_check();
 #endif
+    // Constant indexes only (the loop unrolls), so the values stay in registers.
     Values values{};
-    for (std::size_t j = first; j < size_ && j < first + K; ++j) values[int(j - first)] = data_[j];
+#pragma unroll
+    for (int j = 0; j < K; ++j)
+      if (first + j < size_) values[j] = data_[first + j];
     return values;
 #else
     detail::device_only("carbide::span::chunk");
@@ -265,7 +268,9 @@ class chunk_mut {
   }
   CARBIDE_DEVICE vec<T, K> load() const {
     vec<T, K> values{};
-    for (int j = 0; j < count_; ++j) values[j] = data_[j];
+#pragma unroll
+    for (int j = 0; j < K; ++j)
+      if (j < count_) values[j] = data_[j];
     return values;
   }
   // Elements of `values` past a partial chunk's end are not stored.
@@ -276,7 +281,9 @@ class chunk_mut {
       return;
     }
 #endif
-    for (int j = 0; j < count_; ++j) data_[j] = values[j];
+#pragma unroll
+    for (int j = 0; j < K; ++j)
+      if (j < count_) data_[j] = values[j];
   }
 
  private:
