@@ -4,6 +4,7 @@
 #include "histogram.carbide.hpp"
 #include "reduction.carbide.hpp"
 #include "saxpy.carbide.hpp"
+#include "scan.carbide.hpp"
 #include "softmax.carbide.hpp"
 #include "stencil.carbide.hpp"
 #include "transpose.carbide.hpp"
@@ -200,6 +201,33 @@ int main(int argc, char** argv) {
     rows.push_back(measure("softmax 16384 × 4096", 2.0 * n * sizeof(float),
                            [&] { module.softmax(stream, prepared, in, out); },
                            [&] { reference::launch_softmax(raw(in), raw(out), count); }));
+  }
+  {
+    // Reduce-then-scan, as samples/scan: the input is read twice and the output written once.
+    const std::size_t n = std::size_t(1) << 26, per_block = 2048;  // scan.cpp: kPerBlock
+    auto in = carbide::DeviceBuffer<float>::from_host(stream, random_floats(n, generator));
+    auto out = carbide::DeviceBuffer<float>::zeroed(stream, n);
+    auto module = scan::load(ctx);
+    const std::size_t blocks1 = n / per_block, blocks2 = carbide::div_ceil(blocks1, per_block);
+    auto totals1 = carbide::DeviceBuffer<float>::zeroed(stream, blocks1);
+    auto offsets1 = carbide::DeviceBuffer<float>::zeroed(stream, blocks1);
+    auto totals2 = carbide::DeviceBuffer<float>::zeroed(stream, blocks2);
+    auto offsets2 = carbide::DeviceBuffer<float>::zeroed(stream, blocks2);
+    auto scratch = carbide::DeviceBuffer<float>::zeroed(stream, 4 * blocks1);
+    auto level1 = module.prepare_block_totals(carbide::LaunchConfig1D(blocks1, 256));
+    auto level2 = module.prepare_block_totals(carbide::LaunchConfig1D(blocks2, 256));
+    auto top = module.prepare_scan_blocks(carbide::LaunchConfig1D(1, 256));
+    auto middle = module.prepare_scan_blocks(carbide::LaunchConfig1D(blocks2, 256));
+    auto bottom = module.prepare_scan_blocks(carbide::LaunchConfig1D(blocks1, 256));
+    rows.push_back(measure("inclusive scan 2^26", 3.0 * n * sizeof(float),
+                           [&] {
+                             module.block_totals(stream, level1, in, totals1);
+                             module.block_totals(stream, level2, totals1, totals2);
+                             module.scan_blocks(stream, top, totals2, totals2, offsets2);
+                             module.scan_blocks(stream, middle, totals1, offsets2, offsets1);
+                             module.scan_blocks(stream, bottom, in, offsets1, out);
+                           },
+                           [&] { reference::launch_scan(raw(in), n, raw(out), raw(scratch)); }));
   }
 
   cudaDeviceProp properties{};

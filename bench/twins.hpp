@@ -13,4 +13,5 @@ void launch_histogram(const std::uint32_t* words, std::size_t n, unsigned* bins,
 void launch_transpose(const float* in, std::uint32_t rows, std::uint32_t cols, float* out);
 void launch_stencil(const float* in, std::size_t n, const float* weights, std::uint32_t radius, float* out);
 void launch_softmax(const float* in, float* out, unsigned rows);
+void launch_scan(const float* in, std::size_t n, float* out, float* scratch);
 }  // namespace reference
