@@ -5,15 +5,18 @@
 #include "reduction.carbide.hpp"
 #include "saxpy.carbide.hpp"
 #include "scan.carbide.hpp"
+#include "sgemm.carbide.hpp"
 #include "softmax.carbide.hpp"
 #include "stencil.carbide.hpp"
 #include "transpose.carbide.hpp"
 #include "twins.hpp"
 #include "vecadd.carbide.hpp"
 
+#include <cublas_v2.h>
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <cmath>
 #include <chrono>
 #include <cstdio>
 #include <fstream>
@@ -105,6 +108,48 @@ Row measure(std::string name, double bytes, const std::function<void()>& carbide
   Row row{std::move(name), bytes, median_ms(carbide), median_ms(twin), copy_ms(bytes), 0, 0};
   row.carbide_host_us = host_us_per_launch(carbide);
   row.twin_host_us = host_us_per_launch(twin);
+  return row;
+}
+
+// A compute-bound row: the ceiling is cuBLAS on the same matrices, and the three results agree.
+struct GemmRow {
+  std::string name;
+  double flops;
+  double carbide_ms, twin_ms, cublas_ms;
+  double carbide_vs_cublas;  // relative L2 difference of the results
+};
+
+double relative_difference(const std::vector<float>& result, const std::vector<float>& reference) {
+  double error = 0, norm = 0;
+  for (std::size_t i = 0; i < result.size(); ++i) {
+    error += (double(result[i]) - reference[i]) * (double(result[i]) - reference[i]);
+    norm += double(reference[i]) * reference[i];
+  }
+  return std::sqrt(error / norm);
+}
+
+GemmRow measure_sgemm(const carbide::Context& ctx, const carbide::Stream& stream, cublasHandle_t cublas,
+                      std::uint32_t size, std::mt19937& generator) {
+  const std::size_t elements = std::size_t(size) * size;
+  auto a = carbide::DeviceBuffer<float>::from_host(stream, random_floats(elements, generator));
+  auto b = carbide::DeviceBuffer<float>::from_host(stream, random_floats(elements, generator));
+  auto c = carbide::DeviceBuffer2D<float>::zeroed(stream, size, size);
+  auto c_cublas = carbide::DeviceBuffer<float>::zeroed(stream, elements);
+  auto module = sgemm::load(ctx);
+  auto prepared = module.prepare_sgemm(carbide::LaunchConfig2D({size / 128, size / 128, 1}, {16, 16, 1}));
+  float* c_raw = reinterpret_cast<float*>(c.device_ptr());
+  const float one = 1.f, zero = 0.f;
+  // Row-major C = A·B is column-major Cᵀ = Bᵀ·Aᵀ: cuBLAS gets B first.
+  auto run_cublas = [&] {
+    cublasSgemm(cublas, CUBLAS_OP_N, CUBLAS_OP_N, int(size), int(size), int(size), &one, raw(b),
+                int(size), raw(a), int(size), &zero, raw(c_cublas), int(size));
+  };
+  GemmRow row{"sgemm " + std::to_string(size) + "³", 2.0 * size * size * size, 0, 0, 0, 0};
+  row.carbide_ms = median_ms([&] { module.sgemm(stream, prepared, a, b, size, c); }, 3, 11, 2);
+  const auto carbide_result = c.to_host_vec(stream);
+  row.twin_ms = median_ms([&] { reference::launch_sgemm(raw(a), raw(b), c_raw, size, size, size); }, 3, 11, 2);
+  row.cublas_ms = median_ms(run_cublas, 3, 11, 2);
+  row.carbide_vs_cublas = relative_difference(carbide_result, c_cublas.to_host_vec(stream));
   return row;
 }
 
@@ -230,6 +275,16 @@ int main(int argc, char** argv) {
                            [&] { reference::launch_scan(raw(in), n, raw(out), raw(scratch)); }));
   }
 
+  cublasHandle_t cublas = nullptr;
+  if (cublasCreate(&cublas) != CUBLAS_STATUS_SUCCESS) {
+    std::fprintf(stderr, "cublasCreate failed\n");
+    return 1;
+  }
+  cublasSetStream(cublas, nullptr);
+  std::vector<GemmRow> gemms;
+  for (std::uint32_t size : {4096u, 8192u}) gemms.push_back(measure_sgemm(ctx, stream, cublas, size, generator));
+  cublasDestroy(cublas);
+
   cudaDeviceProp properties{};
   check(cudaGetDeviceProperties(&properties, 0), "cudaGetDeviceProperties");
   std::ostringstream table;
@@ -245,6 +300,16 @@ int main(int argc, char** argv) {
                   row.name.c_str(), row.carbide_ms, row.twin_ms, row.twin_ms / row.carbide_ms,
                   carbide_gbs, copy_gbs, carbide_gbs / copy_gbs, row.carbide_host_us,
                   row.twin_host_us);
+    table << line;
+  }
+  table << "\n| kernel | carbide ms | twin ms | cuBLAS ms | carbide/twin speed | carbide TFLOP/s | "
+           "cuBLAS TFLOP/s | of cuBLAS | result vs cuBLAS (rel. L2) |\n"
+        << "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n";
+  for (const GemmRow& row : gemms) {
+    std::snprintf(line, sizeof line, "| %s | %.3f | %.3f | %.3f | %.3f | %.1f | %.1f | %.3f | %.1e |\n",
+                  row.name.c_str(), row.carbide_ms, row.twin_ms, row.cublas_ms, row.twin_ms / row.carbide_ms,
+                  row.flops / row.carbide_ms / 1e9, row.flops / row.cublas_ms / 1e9,
+                  row.cublas_ms / row.carbide_ms, row.carbide_vs_cublas);
     table << line;
   }
   std::fputs(table.str().c_str(), stdout);

@@ -77,12 +77,23 @@ void number_shared_sites(const model::Program& program, clang::Rewriter& rewrite
     if (function->hasBody()) numberer.TraverseStmt(function->getBody());
 }
 
-// The declaration's text with the trailing semicolon that ends a class or variable.
+// The last declaration of `decl`'s group: `constexpr unsigned a = 1, b = 2;` declares a and b
+// with one beginning, and its text is emitted once, whole.
+const clang::Decl* last_of_group(const clang::Decl* decl) {
+  const clang::Decl* last = decl;
+  for (const clang::Decl* sibling : decl->getDeclContext()->decls())
+    if (sibling != decl && sibling->getBeginLoc() == decl->getBeginLoc() &&
+        llvm::isa<clang::VarDecl>(sibling))
+      last = sibling;
+  return last;
+}
+
+// The declaration's (group's) text with the trailing semicolon that ends a class or variable.
 clang::CharSourceRange unit_range(const clang::Decl* decl, const clang::SourceManager& sources,
                                   const clang::LangOptions& language) {
   const clang::SourceLocation begin = sources.getExpansionLoc(decl->getBeginLoc());
   clang::SourceLocation end = clang::Lexer::getLocForEndOfToken(
-      sources.getExpansionLoc(decl->getEndLoc()), 0, sources, language);
+      sources.getExpansionLoc(last_of_group(decl)->getEndLoc()), 0, sources, language);
   const char* text = sources.getCharacterData(end);
   std::size_t skip = 0;
   while (text[skip] == ' ' || text[skip] == '\t') ++skip;
@@ -139,7 +150,9 @@ std::string generate_device_source(const model::Program& program, clang::ASTCont
   for (const std::string& header : program.device.std_includes) out += "#include <" + header + ">\n";
 
   std::vector<std::string> open;
+  std::set<clang::SourceLocation> emitted;  // group beginnings
   for (const clang::Decl* decl : program.device.top_level_decls) {
+    if (!emitted.insert(sources.getExpansionLoc(decl->getBeginLoc())).second) continue;
     const std::vector<std::string> path = enclosing_namespaces(decl);
     if (path != open) {
       out += "\n" + close_namespaces(open) + open_namespaces(path);

@@ -151,9 +151,15 @@ CARBIDE_DEVICE carbide::dim3 grid_dim() { detail::device_only("carbide::thread::
 
 }  // namespace thread
 
+namespace detail {
+template <class T, int K>
+inline constexpr std::size_t vec_alignment =
+    (sizeof(T) * K) % 16 == 0 ? 16 : (sizeof(T) * K) % 8 == 0 ? 8 : alignof(T);
+}  // namespace detail
+
 // K elements of T by value, aligned so that a whole vec moves with 8- or 16-byte instructions.
 template <class T, int K>
-struct alignas((sizeof(T) * K) % 16 == 0 ? 16 : (sizeof(T) * K) % 8 == 0 ? 8 : alignof(T)) vec {
+struct alignas(detail::vec_alignment<T, K>) vec {
   static_assert(K > 0, "a vec holds at least one element");
   T values[K];
   CARBIDE_HOST_DEVICE constexpr T& operator[](int i) { return values[i]; }
@@ -293,6 +299,52 @@ class chunk_mut {
   int count_;
 };
 
+// The Rows × Cols block of a 2-D exclusive output that belongs to one thread: rows
+// [Rows·r, Rows·r + Rows) and columns [Cols·c, Cols·c + Cols) for the thread at (r, c), cut at
+// the matrix's edges. Register-tiled kernels (SGEMM) write their results through it; it hands
+// out no pointer, and a full-width row stores with vector instructions.
+template <class T, int Rows, int Cols>
+class tile_mut {
+ public:
+  tile_mut(const tile_mut&) = delete;
+  tile_mut& operator=(const tile_mut&) = delete;
+  CARBIDE_DEVICE explicit operator bool() const { return rows_ > 0 && cols_ > 0; }
+  CARBIDE_DEVICE int rows() const { return rows_; }
+  CARBIDE_DEVICE int cols() const { return cols_; }
+  CARBIDE_DEVICE T& operator()(int i, int j) const {
+#if defined(__CUDACC__) && defined(CARBIDE_CHECKED)
+    if (i < 0 || i >= rows_ || j < 0 || j >= cols_) detail::fail_check();
+#endif
+    return data_[std::size_t(i) * pitch_ + j];
+  }
+  // Row i of the tile; columns past the matrix's edge are not stored.
+  CARBIDE_DEVICE void store_row(int i, const vec<T, Cols>& values) const {
+#if defined(__CUDACC__) && defined(CARBIDE_CHECKED)
+    if (i < 0 || i >= rows_) detail::fail_check();
+#endif
+    T* row = data_ + std::size_t(i) * pitch_;
+#if defined(__CUDACC__)
+    if (cols_ == Cols && vector_rows_) {
+      detail::store_vec<T, Cols>(row, values);
+      return;
+    }
+#endif
+#pragma unroll
+    for (int j = 0; j < Cols; ++j)
+      if (j < cols_) row[j] = values[j];
+  }
+
+ private:
+  friend struct detail::witness_factory;
+  CARBIDE_DEVICE tile_mut(T* data, std::size_t pitch, int rows, int cols)
+      : data_(data), pitch_(pitch), rows_(rows), cols_(cols),
+        vector_rows_((pitch * sizeof(T)) % alignof(vec<T, Cols>) == 0) {}
+  T* data_;
+  std::size_t pitch_;
+  int rows_, cols_;
+  bool vector_rows_;  // every row starts vec-aligned (the matrix's start is)
+};
+
 // An exclusive output: each thread reaches only the element its own witness names.
 template <class T>
 class disjoint_span {
@@ -332,6 +384,15 @@ class disjoint_span2d {
   CARBIDE_DEVICE T* get_mut(const thread::index_2d_witness& own) const {
     return own.row() < rows_ && own.col() < cols_ ? data_ + own.row() * pitch_ + own.col()
                                                   : nullptr;
+  }
+  // The Rows × Cols tile of the thread whose witness is (r, c); tests false past the edges.
+  template <int Rows, int Cols>
+  CARBIDE_DEVICE tile_mut<T, Rows, Cols> get_mut_tile(const thread::index_2d_witness& own) const {
+    const std::size_t row = own.row() * Rows, col = own.col() * Cols;
+    const int rows = row < rows_ ? int(rows_ - row < Rows ? rows_ - row : Rows) : 0;
+    const int cols = col < cols_ ? int(cols_ - col < Cols ? cols_ - col : Cols) : 0;
+    return detail::witness_factory::make<tile_mut<T, Rows, Cols>>(
+        data_ + (rows && cols ? row * pitch_ + col : 0), pitch_, rows, cols);
   }
 
  private:
