@@ -40,6 +40,14 @@ inline constexpr bool has_read_only_load =
     std::is_same_v<T, unsigned short> || std::is_same_v<T, signed char> ||
     std::is_same_v<T, unsigned char> || std::is_same_v<T, char>;
 
+// Loops over a vec's elements unroll, so its values stay in registers (host compilers do not
+// know the pragma).
+#if defined(__CUDACC__)
+#define CARBIDE_UNROLL _Pragma("unroll")
+#else
+#define CARBIDE_UNROLL
+#endif
+
 // Device-only statements: on the host (where kernels are compiled but never run) they abort.
 #if defined(__CUDACC__)
 #define CARBIDE_ON_DEVICE(statement, name) statement
@@ -177,7 +185,7 @@ __device__ __forceinline__ vec<T, K> load_units(const T* from) {
   vec<T, K> out;
   const Unit* source = reinterpret_cast<const Unit*>(from);
   Unit* target = reinterpret_cast<Unit*>(&out);
-#pragma unroll
+CARBIDE_UNROLL
   for (unsigned u = 0; u < sizeof(out) / sizeof(Unit); ++u) {
     if constexpr (std::is_same_v<Unit, uint4> || std::is_same_v<Unit, uint2>) target[u] = __ldg(source + u);
     else target[u] = source[u];
@@ -240,7 +248,7 @@ class span {
 #endif
     // Constant indexes only (the loop unrolls), so the values stay in registers.
     Values values{};
-#pragma unroll
+CARBIDE_UNROLL
     for (int j = 0; j < K; ++j)
       if (first + j < size_) values[j] = data_[first + j];
     return values;
@@ -274,7 +282,7 @@ class chunk_mut {
   }
   CARBIDE_DEVICE vec<T, K> load() const {
     vec<T, K> values{};
-#pragma unroll
+CARBIDE_UNROLL
     for (int j = 0; j < K; ++j)
       if (j < count_) values[j] = data_[j];
     return values;
@@ -287,7 +295,7 @@ class chunk_mut {
       return;
     }
 #endif
-#pragma unroll
+CARBIDE_UNROLL
     for (int j = 0; j < K; ++j)
       if (j < count_) data_[j] = values[j];
   }
@@ -329,7 +337,7 @@ class tile_mut {
       return;
     }
 #endif
-#pragma unroll
+CARBIDE_UNROLL
     for (int j = 0; j < Cols; ++j)
       if (j < cols_) row[j] = values[j];
   }
