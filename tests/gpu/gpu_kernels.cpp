@@ -123,4 +123,12 @@ void add_one_chunked(carbide::span<const float> in, carbide::disjoint_span<float
   }
 }
 
+// Reads `shift` elements ahead: past the end of `in` for the last threads when shift > 0.
+CARBIDE_KERNEL
+CARBIDE_LAUNCH_CONTRACT(domain = 1, block = (kBlock, 1, 1))
+void shifted_copy(carbide::span<const float> in, std::uint32_t shift, carbide::disjoint_span<float> out) {
+  auto idx = carbide::thread::index_1d();
+  if (float* element = out.get_mut(idx)) *element = in[idx.get() + shift];
+}
+
 }  // namespace gpu_vocabulary

@@ -1,0 +1,41 @@
+// The device-side checks on a real device. A trap ends the CUDA context it happened in, so each
+// launch that should trap runs in a child process of its own (a gtest death test that re-runs
+// this binary), and the parent reads how the child ended.
+#include "gpu_kernels.carbide.hpp"
+#include "gpu_test_support.hpp"
+
+#include <cstdio>
+#include <cstdlib>
+#include <vector>
+
+namespace {
+
+constexpr unsigned kBlock = 256;
+
+// Exits 0 when the launch completes, 3 (printing the error) when the driver reports a failure.
+[[noreturn]] void copy_shifted_then_exit(std::uint32_t shift) {
+  try {
+    auto ctx = carbide::Context::create(0);
+    auto stream = ctx.default_stream();
+    const std::size_t n = kBlock * 64;
+    auto in = carbide::DeviceBuffer<float>::from_host(stream, std::vector<float>(n, 1.f));
+    auto out = carbide::DeviceBuffer<float>::zeroed(stream, n);
+    auto module = gpu_vocabulary::load(ctx);
+    module.shifted_copy(stream, module.prepare_shifted_copy(carbide::LaunchConfig1D(n / kBlock, kBlock)),
+                        in, shift, out);
+    out.to_host_vec(stream);
+  } catch (const carbide::Error& error) {
+    std::fprintf(stderr, "%s\n", error.what());
+    std::exit(3);
+  }
+  std::exit(0);
+}
+
+TEST(DeviceChecks, ReadPastTheEndOfASpanTrapsInsteadOfReadingOtherMemory) {
+  CARBIDE_REQUIRE_DEVICE();
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(copy_shifted_then_exit(0), testing::ExitedWithCode(0), "");
+  EXPECT_EXIT(copy_shifted_then_exit(1), testing::ExitedWithCode(3), "CUDA_ERROR_[A-Z_]+");
+}
+
+}  // namespace
