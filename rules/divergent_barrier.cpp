@@ -33,7 +33,7 @@ void DivergentBarrierRule::check(const RuleContext& context) {
     Collectives collectives;
     collectives.TraverseStmt(function->getBody());
     if (collectives.found.empty()) continue;
-    const analysis::ThreadValues values(context.ast, function, context.device.block_shape(function));
+    const analysis::ThreadValues& values = context.device.thread_values(function);
     for (const auto& [call, required] : collectives.found) {
       const bool barrier = required == Uniformity::Uniform;
       const std::string what = "'" + source_text(context.ast, call) + "'";

@@ -95,7 +95,7 @@ void SharedRaceRule::check(const RuleContext& context) {
   for (const clang::FunctionDecl* function : context.device.definitions()) {
     const analysis::BarrierPhases phases = analysis::find_barrier_phases(function);
     if (phases.accesses.empty()) continue;
-    const analysis::ThreadValues values(context.ast, function, context.device.block_shape(function));
+    const analysis::ThreadValues& values = context.device.thread_values(function);
     std::vector<Located> accesses;
     for (const SharedAccess& access : phases.accesses)
       accesses.push_back({&access, analysis::index_form(values, access.index),

@@ -151,6 +151,12 @@ BlockShape DeviceAnalysis::block_shape(const clang::FunctionDecl* function) cons
   return agree && shared ? *shared : BlockShape{};
 }
 
+const ThreadValues& DeviceAnalysis::thread_values(const clang::FunctionDecl* function) const {
+  std::unique_ptr<ThreadValues>& values = thread_values_[function];
+  if (!values) values = std::make_unique<ThreadValues>(context_, function, block_shape(function));
+  return *values;
+}
+
 bool DeviceAnalysis::in_unsafe_block(const clang::Stmt* statement) const {
   const clang::SourceManager& sources = context_.getSourceManager();
   const clang::SourceLocation at = sources.getExpansionLoc(statement->getBeginLoc());

@@ -11,6 +11,7 @@
 #include <clang/AST/Stmt.h>
 
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -49,6 +50,10 @@ class DeviceAnalysis {
   // The device functions' definitions, in source order.
   const std::vector<const clang::FunctionDecl*>& definitions() const { return definitions_; }
 
+  // Uniformity and affine forms of a device function's values, built once for every rule that
+  // asks.
+  const ThreadValues& thread_values(const clang::FunctionDecl* function) const;
+
  private:
   Provenance provenance(const clang::Expr* pointer, int depth) const;
 
@@ -58,6 +63,7 @@ class DeviceAnalysis {
   std::vector<UnsafeBlock> unsafe_blocks_;
   // Every value a local pointer variable is given: its initializer and each assignment.
   std::map<const clang::VarDecl*, std::vector<const clang::Expr*>> pointer_sources_;
+  mutable std::map<const clang::FunctionDecl*, std::unique_ptr<ThreadValues>> thread_values_;
 };
 
 // True for a thread-index witness type (carbide::thread::*_witness), seen through references,
