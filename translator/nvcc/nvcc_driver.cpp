@@ -8,6 +8,8 @@
 #include <llvm/Support/raw_ostream.h>
 #include <llvm/Support/xxhash.h>
 
+#include <algorithm>
+
 #include <cstdio>
 #include <cstdlib>
 #include <regex>
@@ -118,7 +120,8 @@ namespace {
 std::string cache_key(const NvccOptions& options, const std::string& nvcc,
                       const std::string& version, const std::string& cuda_source,
                       const ExactBlocks& exact_blocks) {
-  std::string material = nvcc + "\n" + version + "\n" + options.include_dir + "\n";
+  std::string material = nvcc + "\n" + version + "\n" + options.include_dir + "\n" +
+                         device_headers(options.include_dir) + "\n";
   for (const std::string& arch : options.archs) material += arch + ",";
   for (const auto& [entry, block] : exact_blocks)
     material += "\n" + entry + ":" + std::to_string(block[0]) + "," + std::to_string(block[1]) +
@@ -129,6 +132,22 @@ std::string cache_key(const NvccOptions& options, const std::string& nvcc,
                 static_cast<unsigned long long>(llvm::xxh3_64bits(llvm::StringRef(material))));
   return hex;
 }
+
+}  // namespace
+
+std::string device_headers(const std::string& include_dir) {
+  std::vector<std::string> paths;
+  std::error_code error;
+  for (llvm::sys::fs::directory_iterator it(include_dir + "/carbide", error), end; it != end && !error;
+       it.increment(error))
+    paths.push_back(it->path());
+  std::sort(paths.begin(), paths.end());
+  std::string text;
+  for (const std::string& path : paths) text += path + "\n" + read_file(path) + "\n";
+  return text;
+}
+
+namespace {
 
 // The previous image, when the stubs at `base` were built with the same key.
 bool reuse_previous(const std::string& base, bool fat, NvccResult& result) {

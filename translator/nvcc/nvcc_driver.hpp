@@ -38,6 +38,10 @@ struct NvccResult {
 std::optional<std::string> find_nvcc(const NvccOptions& options, std::string& why);
 std::string nvcc_version(const std::string& nvcc);
 
+// The text of Carbide's device headers under `include_dir`/carbide, in name order: generated
+// device code includes them, so an image is only as current as they are.
+std::string device_headers(const std::string& include_dir);
+
 // PTX for each architecture, with `exact_blocks` required of their entries; with several
 // architectures, a fatbin of their cubins (ptxas) and the newest one's PTX (fatbinary).
 // When the previous translation at `previous_base` (out_dir/stem) was made from the same device
