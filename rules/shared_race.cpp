@@ -7,6 +7,8 @@
 #include <clang/AST/StmtCXX.h>
 
 #include <algorithm>
+#include <cstdlib>
+#include <optional>
 #include <set>
 
 namespace carbide::rules {
@@ -76,11 +78,40 @@ LocalRange renamed(LocalRange range, const std::set<std::string>& keys) {
   return range;
 }
 
+// The width of a window holding the L of every thread in either range, from their tightest
+// constant bounds.
+std::optional<std::int64_t> window(const LocalRange& a, const LocalRange& b) {
+  std::optional<std::int64_t> low, high;
+  for (const LocalRange* range : {&a, &b}) {
+    std::optional<std::int64_t> lowest, highest;  // this range's L ∈ [lowest, highest)
+    for (const Affine& bound : range->lower)
+      if (bound.is_constant() && (!lowest || bound.constant > *lowest)) lowest = bound.constant;
+    for (const Affine& bound : range->upper)
+      if (bound.is_constant() && (!highest || bound.constant < *highest)) highest = bound.constant;
+    if (!lowest || !highest) return std::nullopt;
+    low = low ? std::min(*low, *lowest) : *lowest;
+    high = high ? std::max(*high, *highest) : *highest;
+  }
+  return *high - *low;
+}
+
+// One access in two iterations of a loop without a barrier, `tile[s·k + L]` with the loop's k:
+// equal slots need L − L' = s·(k' − k), which no two threads can meet when all of them have L
+// within a window narrower than |s| (k = k' then forces L = L').
+bool distinct_across_iterations(const Located& a, const Located& b, const std::set<std::string>& variant) {
+  if (variant.size() != 1 || !(*a.index == *b.index) || a.index->divisor != 1 ||
+      std::abs(a.index->local) != 1)
+    return false;
+  const auto term = a.index->symbols.find(*variant.begin());
+  const auto width = window(a.range, b.range);
+  return term != a.index->symbols.end() && width && *width <= std::abs(term->second);
+}
+
 bool provably_distinct(const analysis::ThreadValues& values, const Located& a, const Located& b) {
   if (!a.index || !b.index) return false;
   if (!analysis::distinct_for_different_threads(*a.index, a.range, *b.index, b.range, values.shape())) return false;
   const auto variant = iteration_variant_symbols(values, a.access->expr, b.access->expr);
-  return variant.empty() ||
+  return variant.empty() || distinct_across_iterations(a, b, variant) ||
          analysis::distinct_for_different_threads(*a.index, a.range, renamed(*b.index, variant),
                                                   renamed(b.range, variant), values.shape());
 }

@@ -56,6 +56,20 @@ void half_warp(carbide::span<const float> in, carbide::disjoint_span<float> out)
   if (float* o = out.get_mut(idx)) *o = v;
 }
 
+// A trip count some threads change: the loop's barrier is divergent, though the counter itself
+// starts the same everywhere.
+CARBIDE_KERNEL
+CARBIDE_LAUNCH_CONTRACT(domain = 1, block = (kBlock, 1, 1))
+void trip_count_set_in_branch(carbide::span<const float> in, carbide::disjoint_span<float> out) {
+  auto idx = carbide::thread::index_1d();
+  auto lid = carbide::thread::local_index();
+  unsigned steps = 4;
+  if (lid.get() < 32) steps = 8;
+  for (unsigned s = 0; s < steps; ++s) carbide::block::sync();
+  // CHECK: divergent-barrier.cpp:[[@LINE-1]]:{{[0-9]+}}: error: {{.*}}[carbide-divergent-barrier]
+  if (float* o = out.get_mut(idx)) *o = in[idx.get()];
+}
+
 // Good: uniform loops around barriers, collectives under warp-uniform conditions, guarded work.
 CARBIDE_KERNEL
 CARBIDE_LAUNCH_CONTRACT(domain = 1, block = (kBlock, 1, 1))

@@ -117,6 +117,20 @@ void aliased_dynamic(carbide::span<const float> in, carbide::disjoint_span<float
   // CHECK: note: the checker could not prove
 }
 
+// A loop storing rows of a tile with a stride narrower than the block: iterations overlap.
+CARBIDE_KERNEL
+CARBIDE_LAUNCH_CONTRACT(domain = 1, block = (kBlock, 1, 1))
+void overlapping_rows(carbide::span<const float> in, carbide::disjoint_span<float> out) {
+  auto idx = carbide::thread::index_1d();
+  auto lid = carbide::thread::local_index();
+  auto tile = carbide::block::shared<float, 4 * kBlock>();
+  for (unsigned row = 0; row < 4; ++row) tile[row * (kBlock / 2) + lid.get()] = in[idx.get()];
+  // CHECK: shared-race.cpp:[[@LINE-1]]:42: error: 'tile[row * (kBlock / 2) + lid.get()]' may write the same slot of 'tile' from different threads
+  // CHECK: note: the checker could not prove
+  carbide::block::sync();
+  if (float* o = out.get_mut(idx)) *o = tile[lid];
+}
+
 // Good: the textbook forms.
 CARBIDE_KERNEL
 CARBIDE_LAUNCH_CONTRACT(domain = 1, block = (kBlock, 1, 1))
@@ -182,6 +196,22 @@ void padded_transpose(carbide::span<const float> in, carbide::disjoint_span2d<fl
   tile[ty * 33 + tx] = in[own.col() * out.rows() + own.row()];
   carbide::block::sync();
   if (float* o = out.get_mut(own)) *o = tile[tx * 33 + ty];
+}
+
+// Rows of a tile stored in a loop, a whole block's width apart; half the block stores a
+// transposed slab, one row of it per iteration.
+CARBIDE_KERNEL
+CARBIDE_LAUNCH_CONTRACT(domain = 1, block = (kBlock, 1, 1))
+void rows_in_a_loop(carbide::span<const float> in, carbide::disjoint_span<float> out) {
+  auto idx = carbide::thread::index_1d();
+  auto lid = carbide::thread::local_index();
+  auto tile = carbide::block::shared<float, 4 * kBlock>();
+  for (unsigned row = 0; row < 4; ++row) tile[row * kBlock + lid.get()] = in[idx.get()];
+  auto slab = carbide::block::shared<float, 8 * (kBlock / 2)>();
+  if (lid.get() < kBlock / 2)
+    for (unsigned k = 0; k < 8; ++k) slab[k * (kBlock / 2) + lid.get()] = in[idx.get()];
+  carbide::block::sync();
+  if (float* o = out.get_mut(idx)) *o = tile[3 * kBlock + lid.get()] + slab[lid.get()];
 }
 
 // Shared bins counted with atomics between two barriers.

@@ -6,6 +6,8 @@
 #include <clang/AST/StmtCXX.h>
 #include <llvm/ADT/StringRef.h>
 
+#include <set>
+
 namespace carbide::analysis {
 namespace {
 
@@ -122,7 +124,14 @@ ThreadValues::ThreadValues(clang::ASTContext& context, const clang::FunctionDecl
 void ThreadValues::compute_variable_uniformity() {
   for (const auto& [var, defs] : definitions_) variables_[var] = Uniformity::Uniform;
   // A variable is as divergent as its most divergent definition, or as any condition under
-  // which it is assigned. Monotone, so this converges.
+  // which it is assigned, except the conditions its declaration is under too: every thread that
+  // has the variable passed those (a loop counter declared in a branch is uniform among the
+  // threads that run the loop). Monotone, so this converges.
+  std::map<const clang::VarDecl*, std::set<const clang::Expr*>> scope_conditions;
+  for (const auto& [var, defs] : definitions_)
+    if (var->getInit())
+      for (const Condition& condition : conditions_for(var->getInit()))
+        scope_conditions[var].insert(condition.expr);
   for (bool changed = true; changed;) {
     changed = false;
     for (const auto& [var, defs] : definitions_) {
@@ -130,7 +139,8 @@ void ThreadValues::compute_variable_uniformity() {
       for (const clang::Expr* def : defs) level = join(level, uniformity(def, 0));
       for (const clang::Stmt* site : definition_sites_[var])
         for (const Condition& condition : conditions_for(site))
-          level = join(level, uniformity(condition.expr, 0));
+          if (!scope_conditions[var].count(condition.expr))
+            level = join(level, uniformity(condition.expr, 0));
       if (level != variables_[var]) {
         variables_[var] = join(level, variables_[var]);
         changed = true;
