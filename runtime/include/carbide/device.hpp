@@ -220,11 +220,23 @@ class span {
   // const), and the launch refused any exclusive or atomic view that overlaps it.
   CARBIDE_DEVICE decltype(auto) operator[](std::size_t i) const {
 #if defined(__CUDACC__)
+    if constexpr (detail::has_read_only_load<std::remove_const_t<T>>) {
 #if defined(CARBIDE_CHECKED)
-    if (i >= size_) detail::fail_check();
+      // The load goes first, from an address kept inside the view, and the check after it: two
+      // reads in a row issue back to back instead of each waiting on its own branch. An index
+      // past the end still never reads another allocation, and its value never leaves here.
+      const auto value = __ldg(data_ + (i < size_ ? i : 0));
+      if (i >= size_) detail::fail_check();
+      return value;
+#else
+      return __ldg(data_ + i);
 #endif
-    if constexpr (detail::has_read_only_load<std::remove_const_t<T>>) return __ldg(data_ + i);
-    else return static_cast<T&>(data_[i]);
+    } else {
+#if defined(CARBIDE_CHECKED)
+      if (i >= size_) detail::fail_check();
+#endif
+      return static_cast<T&>(data_[i]);
+    }
 #else
     (void)i;
     detail::device_only("carbide::span::operator[]");
