@@ -96,16 +96,35 @@ double copy_ms(double bytes) {
   return ms;
 }
 
+double relative_difference(const std::vector<float>& result, const std::vector<float>& reference) {
+  double error = 0, norm = 0;
+  for (std::size_t i = 0; i < result.size(); ++i) {
+    error += (double(result[i]) - reference[i]) * (double(result[i]) - reference[i]);
+    norm += double(reference[i]) * reference[i];
+  }
+  return std::sqrt(error / norm);
+}
+
 struct Row {
   std::string name;
   double bytes;
   double carbide_ms, twin_ms, copy_ms;
   double carbide_host_us, twin_host_us;
+  double agreement = -1;  // relative L2 difference of the two outputs; < 0 when not compared
 };
 
+// `output` reads back the buffer both versions write: after one launch of each, the results
+// must agree (kernels that accumulate across launches pass none).
 Row measure(std::string name, double bytes, const std::function<void()>& carbide,
-            const std::function<void()>& twin) {
+            const std::function<void()>& twin,
+            const std::function<std::vector<float>()>& output = nullptr) {
   Row row{std::move(name), bytes, median_ms(carbide), median_ms(twin), copy_ms(bytes), 0, 0};
+  if (output) {
+    carbide();
+    const std::vector<float> from_carbide = output();
+    twin();
+    row.agreement = relative_difference(from_carbide, output());
+  }
   row.carbide_host_us = host_us_per_launch(carbide);
   row.twin_host_us = host_us_per_launch(twin);
   return row;
@@ -119,14 +138,6 @@ struct GemmRow {
   double carbide_vs_cublas;  // relative L2 difference of the results
 };
 
-double relative_difference(const std::vector<float>& result, const std::vector<float>& reference) {
-  double error = 0, norm = 0;
-  for (std::size_t i = 0; i < result.size(); ++i) {
-    error += (double(result[i]) - reference[i]) * (double(result[i]) - reference[i]);
-    norm += double(reference[i]) * reference[i];
-  }
-  return std::sqrt(error / norm);
-}
 
 GemmRow measure_sgemm(const carbide::Context& ctx, const carbide::Stream& stream, cublasHandle_t cublas,
                       std::uint32_t size, std::mt19937& generator) {
@@ -171,7 +182,8 @@ int main(int argc, char** argv) {
     auto prepared = module.prepare_vecadd(carbide::LaunchConfig1D(carbide::div_ceil(n, 256), 256));
     const double bytes = 3.0 * n * sizeof(float);
     rows.push_back(measure("vecadd 2^26", bytes, [&] { module.vecadd(stream, prepared, a, b, c); },
-                           [&] { reference::launch_vecadd(raw(a), raw(b), raw(c), n); }));
+                           [&] { reference::launch_vecadd(raw(a), raw(b), raw(c), n); },
+                           [&] { return c.to_host_vec(stream); }));
   }
   {
     const std::size_t n = std::size_t(1) << 26;
@@ -183,7 +195,8 @@ int main(int argc, char** argv) {
     auto prepared = module.prepare_saxpy(carbide::LaunchConfig1D(carbide::div_ceil(threads, 256), 256));
     const double bytes = 3.0 * n * sizeof(float);
     rows.push_back(measure("saxpy 2^26 (4 per thread)", bytes, [&] { module.saxpy(stream, prepared, 2.f, x, y, out); },
-                           [&] { reference::launch_saxpy(2.f, raw(x), raw(y), raw(out), n); }));
+                           [&] { reference::launch_saxpy(2.f, raw(x), raw(y), raw(out), n); },
+                           [&] { return out.to_host_vec(stream); }));
   }
   {
     const std::size_t n = std::size_t(1) << 28;
@@ -222,7 +235,8 @@ int main(int argc, char** argv) {
         carbide::LaunchConfig2D({side / 32, side / 32, 1}, {32, 32, 1}));
     rows.push_back(measure("transpose 8192²", 2.0 * side * side * sizeof(float),
                            [&] { module.transpose(stream, prepared, in, side, side, out); },
-                           [&] { reference::launch_transpose(raw(in), side, side, reinterpret_cast<float*>(out.device_ptr())); }));
+                           [&] { reference::launch_transpose(raw(in), side, side, reinterpret_cast<float*>(out.device_ptr())); },
+                           [&] { return out.to_host_vec(stream); }));
   }
   {
     const std::size_t n = std::size_t(1) << 26;
@@ -234,7 +248,8 @@ int main(int argc, char** argv) {
     auto prepared = module.prepare_stencil(carbide::LaunchConfig1D(n / 256, 256, (256 + 2 * 16) * sizeof(float)));  // stencil.cpp: kTileBytes
     rows.push_back(measure("stencil 2^26, radius 4", 2.0 * n * sizeof(float),
                            [&] { module.stencil(stream, prepared, in, weights, radius, out); },
-                           [&] { reference::launch_stencil(raw(in), n, raw(weights), radius, raw(out)); }));
+                           [&] { reference::launch_stencil(raw(in), n, raw(weights), radius, raw(out)); },
+                           [&] { return out.to_host_vec(stream); }));
   }
   {
     const unsigned count = 16384;
@@ -245,7 +260,8 @@ int main(int argc, char** argv) {
     auto prepared = module.prepare_softmax(carbide::LaunchConfig1D(count, 512));
     rows.push_back(measure("softmax 16384 × 4096", 2.0 * n * sizeof(float),
                            [&] { module.softmax(stream, prepared, in, out); },
-                           [&] { reference::launch_softmax(raw(in), raw(out), count); }));
+                           [&] { reference::launch_softmax(raw(in), raw(out), count); },
+                           [&] { return out.to_host_vec(stream); }));
   }
   {
     // Reduce-then-scan, as samples/scan: the input is read twice and the output written once.
@@ -272,7 +288,8 @@ int main(int argc, char** argv) {
                              module.scan_blocks(stream, middle, totals1, offsets2, offsets1);
                              module.scan_blocks(stream, bottom, in, offsets1, out);
                            },
-                           [&] { reference::launch_scan(raw(in), n, raw(out), raw(scratch)); }));
+                           [&] { reference::launch_scan(raw(in), n, raw(out), raw(scratch)); },
+                           [&] { return out.to_host_vec(stream); }));
   }
 
   cublasHandle_t cublas = nullptr;
@@ -290,16 +307,18 @@ int main(int argc, char** argv) {
   std::ostringstream table;
   table << "device: " << properties.name << "\n\n"
         << "| kernel | carbide ms | twin ms | carbide/twin speed | carbide GB/s | copy GB/s | of copy "
-           "| host µs/launch carbide | twin |\n"
-        << "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n";
+           "| host µs/launch carbide | twin | carbide vs twin (rel. L2) |\n"
+        << "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n";
   char line[256];
   for (const Row& row : rows) {
     const double carbide_gbs = row.bytes / row.carbide_ms / 1e6;
     const double copy_gbs = row.bytes / row.copy_ms / 1e6;
-    std::snprintf(line, sizeof line, "| %s | %.4f | %.4f | %.3f | %.0f | %.0f | %.3f | %.1f | %.1f |\n",
+    char agreement[32] = "—";
+    if (row.agreement >= 0) std::snprintf(agreement, sizeof agreement, "%.1e", row.agreement);
+    std::snprintf(line, sizeof line, "| %s | %.4f | %.4f | %.3f | %.0f | %.0f | %.3f | %.1f | %.1f | %s |\n",
                   row.name.c_str(), row.carbide_ms, row.twin_ms, row.twin_ms / row.carbide_ms,
                   carbide_gbs, copy_gbs, carbide_gbs / copy_gbs, row.carbide_host_us,
-                  row.twin_host_us);
+                  row.twin_host_us, agreement);
     table << line;
   }
   table << "\n| kernel | carbide ms | twin ms | cuBLAS ms | carbide/twin speed | carbide TFLOP/s | "
