@@ -138,7 +138,6 @@ struct GemmRow {
   double carbide_vs_cublas;  // relative L2 difference of the results
 };
 
-
 GemmRow measure_sgemm(const carbide::Context& ctx, const carbide::Stream& stream, cublasHandle_t cublas,
                       std::uint32_t size, std::mt19937& generator) {
   const std::size_t elements = std::size_t(size) * size;
