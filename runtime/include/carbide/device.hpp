@@ -185,7 +185,7 @@ __device__ __forceinline__ vec<T, K> load_units(const T* from) {
   vec<T, K> out;
   const Unit* source = reinterpret_cast<const Unit*>(from);
   Unit* target = reinterpret_cast<Unit*>(&out);
-CARBIDE_UNROLL
+    CARBIDE_UNROLL
   for (unsigned u = 0; u < sizeof(out) / sizeof(Unit); ++u) {
     if constexpr (std::is_same_v<Unit, uint4> || std::is_same_v<Unit, uint2>) target[u] = __ldg(source + u);
     else target[u] = source[u];
@@ -203,6 +203,22 @@ __device__ __forceinline__ void store_vec(T* to, const vec<T, K>& value) {
   *reinterpret_cast<vec<T, K>*>(to) = value;
 }
 #endif
+
+// Stores the first `count` of `values`: one vector store when that is all K of them and `to` is
+// vec-aligned, else element by element.
+template <class T, int K>
+CARBIDE_DEVICE void store_first(T* to, const vec<T, K>& values, int count,
+                                [[maybe_unused]] bool vec_aligned) {
+#if defined(__CUDACC__)
+  if (count == K && vec_aligned) {
+    store_vec<T, K>(to, values);
+    return;
+  }
+#endif
+  CARBIDE_UNROLL
+  for (int j = 0; j < K; ++j)
+    if (j < count) to[j] = values[j];
+}
 
 }  // namespace detail
 
@@ -260,7 +276,7 @@ class span {
 #endif
     // Constant indexes only (the loop unrolls), so the values stay in registers.
     Values values{};
-CARBIDE_UNROLL
+    CARBIDE_UNROLL
     for (int j = 0; j < K; ++j)
       if (first + j < size_) values[j] = data_[first + j];
     return values;
@@ -294,22 +310,14 @@ class chunk_mut {
   }
   CARBIDE_DEVICE vec<T, K> load() const {
     vec<T, K> values{};
-CARBIDE_UNROLL
+    CARBIDE_UNROLL
     for (int j = 0; j < K; ++j)
       if (j < count_) values[j] = data_[j];
     return values;
   }
   // Elements of `values` past a partial chunk's end are not stored.
   CARBIDE_DEVICE void store(const vec<T, K>& values) const {
-#if defined(__CUDACC__)
-    if (count_ == K) {
-      detail::store_vec<T, K>(data_, values);
-      return;
-    }
-#endif
-CARBIDE_UNROLL
-    for (int j = 0; j < K; ++j)
-      if (j < count_) data_[j] = values[j];
+    detail::store_first<T, K>(data_, values, count_, true);
   }
 
  private:
@@ -342,16 +350,7 @@ class tile_mut {
 #if defined(__CUDACC__) && defined(CARBIDE_CHECKED)
     if (i < 0 || i >= rows_) detail::fail_check();
 #endif
-    T* row = data_ + std::size_t(i) * pitch_;
-#if defined(__CUDACC__)
-    if (cols_ == Cols && vector_rows_) {
-      detail::store_vec<T, Cols>(row, values);
-      return;
-    }
-#endif
-CARBIDE_UNROLL
-    for (int j = 0; j < Cols; ++j)
-      if (j < cols_) row[j] = values[j];
+    detail::store_first<T, Cols>(data_ + std::size_t(i) * pitch_, values, cols_, vector_rows_);
   }
 
  private:
