@@ -23,7 +23,8 @@ void block_totals(carbide::span<const float> in, carbide::atomic_span<float> tot
   auto idx = carbide::thread::index_1d();
   auto lid = carbide::thread::local_index();
   auto lane = carbide::thread::lane();
-  const auto x = in.chunk<kChunk>(idx.get());
+  // Threads past the end (the last block of a level) hold zeros: a chunk starting past the end traps.
+  const auto x = idx.get() * kChunk < in.size() ? in.chunk<kChunk>(idx.get()) : carbide::vec<float, kChunk>{};
   float sum = 0.f;
   for (int j = 0; j < kChunk; ++j) sum += x[j];
   sum = carbide::warp::reduce_add(sum);
@@ -47,7 +48,7 @@ void scan_blocks(carbide::span<const float> in, carbide::span<const float> offse
   auto idx = carbide::thread::index_1d();
   auto lid = carbide::thread::local_index();
   auto lane = carbide::thread::lane();
-  auto x = in.chunk<kChunk>(idx.get());
+  auto x = idx.get() * kChunk < in.size() ? in.chunk<kChunk>(idx.get()) : carbide::vec<float, kChunk>{};
   for (int j = 1; j < kChunk; ++j) x[j] += x[j - 1];
   const float own_total = x[kChunk - 1];
   const float through_me = carbide::warp::inclusive_scan_add(own_total);
