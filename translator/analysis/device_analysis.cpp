@@ -136,15 +136,11 @@ BlockShape DeviceAnalysis::block_shape(const clang::FunctionDecl* function) cons
       BlockShape shape;
       if (kernel.has_valid_contract()) {
         const auto& block = kernel.contract->parsed->block;
-        shape.threads = block[0] * block[1] * block[2];
         for (int axis = 0; axis < 3; ++axis) shape.extent[axis] = block[axis];
-        shape.one_dimensional = block[1] == 1 && block[2] == 1;
       }
       if (kernel.decl == function || kernel.decl->getCanonicalDecl() == function->getCanonicalDecl())
         return shape;
-      if (shared && (shared->threads != shape.threads ||
-                     !std::equal(shape.extent, shape.extent + 3, shared->extent)))
-        agree = false;
+      if (shared && !(*shared == shape)) agree = false;
       shared = shape;
     }
   }

@@ -138,7 +138,7 @@ void add_condition(const ThreadValues& values, const clang::Expr* expr, bool hol
 LocalRange local_range_for(const ThreadValues& values, const clang::Stmt* statement) {
   LocalRange range;
   range.lower.push_back(constant(0));
-  if (values.shape().threads) range.upper.push_back(constant(std::int64_t(*values.shape().threads)));
+  if (auto threads = values.shape().threads()) range.upper.push_back(constant(std::int64_t(*threads)));
   for (const ThreadValues::Condition& condition : values.conditions_for(statement))
     add_condition(values, condition.expr, condition.holds, range);
   return range;
@@ -160,7 +160,7 @@ std::optional<Affine> index_form(const ThreadValues& values, const clang::Expr* 
 bool injective_over_coordinates(const Affine& form, const BlockShape& shape) {
   const std::int64_t x = std::abs(form.x), y = std::abs(form.y);
   const auto width = std::int64_t(shape.extent[0]), height = std::int64_t(shape.extent[1]);
-  if (width == 0 || shape.extent[2] != 1) return false;
+  if (!shape.known() || shape.extent[2] != 1) return false;
   if (x == 0) return width == 1 && y != 0;
   if (y == 0) return height == 1;
   return y >= x * width || x >= y * height;

@@ -93,8 +93,8 @@ Affine Affine::scaled(std::int64_t factor) const {
 }
 
 bool Affine::operator==(const Affine& other) const {
-  return local == other.local && x == other.x && y == other.y && symbols == other.symbols && constant == other.constant &&
-         divisor == other.divisor;
+  return local == other.local && x == other.x && y == other.y && symbols == other.symbols &&
+         constant == other.constant && divisor == other.divisor;
 }
 
 std::string symbol_key(const clang::ValueDecl* variable) {
@@ -157,7 +157,8 @@ Uniformity ThreadValues::uniformity(const clang::Expr* expr, int depth) const {
   if (constant_of(expr, context_)) return Uniformity::Uniform;
   // `lid.get() / 32` is the same for a whole warp when blocks are made of whole warps.
   if (auto form = affine(expr, depth); form && form->varies_by_thread()) {
-    const bool whole_warps = shape_.threads && *shape_.threads % 32 == 0;
+    const auto threads = shape_.threads();
+    const bool whole_warps = threads && *threads % 32 == 0;
     if (whole_warps && form->local == 1 && form->divisor % 32 == 0 && form->constant % 32 == 0 &&
         form->symbols.empty())
       return Uniformity::WarpUniform;
@@ -257,9 +258,10 @@ std::optional<Affine> ThreadValues::affine(const clang::Expr* expr, int depth) c
       member && callee_name(member->getBase()) == "carbide::thread::thread_idx") {
     const llvm::StringRef axis = member->getMemberDecl()->getName();
     Affine coordinate;
-    if (shape_.one_dimensional && axis == "x") coordinate.local = 1;
-    else if (shape_.extent[0] && shape_.extent[2] == 1 && axis == "x") coordinate.x = 1;
-    else if (shape_.extent[0] && shape_.extent[2] == 1 && axis == "y") coordinate.y = 1;
+    const bool flat = shape_.known() && shape_.extent[2] == 1;
+    if (shape_.one_dimensional() && axis == "x") coordinate.local = 1;
+    else if (flat && axis == "x") coordinate.x = 1;
+    else if (flat && axis == "y") coordinate.y = 1;
     if (coordinate.varies_by_thread()) return coordinate;
   }
   if (const auto* op = llvm::dyn_cast<clang::BinaryOperator>(expr)) {

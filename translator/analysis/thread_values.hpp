@@ -6,6 +6,7 @@
 #include <clang/AST/ASTContext.h>
 #include <clang/AST/ParentMap.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -37,9 +38,17 @@ struct Affine {
 
 // The launch shape the function runs under, when every kernel that reaches it agrees.
 struct BlockShape {
-  std::optional<std::uint64_t> threads;  // x·y·z of the contract's block
-  std::uint64_t extent[3] = {0, 0, 0};   // the contract's block; 0 when unknown
-  bool one_dimensional = false;
+  std::uint64_t extent[3] = {0, 0, 0};  // the contract's block; 0 when unknown
+
+  bool known() const { return extent[0] != 0; }
+  std::optional<std::uint64_t> threads() const {
+    if (!known()) return std::nullopt;
+    return extent[0] * extent[1] * extent[2];
+  }
+  bool one_dimensional() const { return known() && extent[1] == 1 && extent[2] == 1; }
+  bool operator==(const BlockShape& other) const {
+    return std::equal(extent, extent + 3, other.extent);
+  }
 };
 
 class ThreadValues {

@@ -9,7 +9,6 @@
 #include <llvm/Support/xxhash.h>
 
 #include <algorithm>
-
 #include <cstdio>
 #include <cstdlib>
 #include <regex>

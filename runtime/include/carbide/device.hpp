@@ -185,7 +185,7 @@ __device__ __forceinline__ vec<T, K> load_units(const T* from) {
   vec<T, K> out;
   const Unit* source = reinterpret_cast<const Unit*>(from);
   Unit* target = reinterpret_cast<Unit*>(&out);
-    CARBIDE_UNROLL
+  CARBIDE_UNROLL
   for (unsigned u = 0; u < sizeof(out) / sizeof(Unit); ++u) {
     if constexpr (std::is_same_v<Unit, uint4> || std::is_same_v<Unit, uint2>) target[u] = __ldg(source + u);
     else target[u] = source[u];
@@ -203,6 +203,23 @@ __device__ __forceinline__ void store_vec(T* to, const vec<T, K>& value) {
   *reinterpret_cast<vec<T, K>*>(to) = value;
 }
 #endif
+
+// How many of the K elements from `first` on lie before `size`: K, fewer for a partial last
+// piece, 0 past the end.
+CARBIDE_HOST_DEVICE int count_within(std::size_t first, std::size_t size, std::size_t k) {
+  return first < size ? int(size - first < k ? size - first : k) : 0;
+}
+
+// The first `count` elements from `from`, zeros after them. Constant indexes only (the loop
+// unrolls), so the values stay in registers.
+template <class T, int K>
+CARBIDE_DEVICE vec<T, K> load_first(const T* from, int count) {
+  vec<T, K> values{};
+  CARBIDE_UNROLL
+  for (int j = 0; j < K; ++j)
+    if (j < count) values[j] = from[j];
+  return values;
+}
 
 // Stores the first `count` of `values`: one vector store when that is all K of them and `to` is
 // vec-aligned, else element by element.
@@ -274,12 +291,7 @@ class span {
 #if defined(CARBIDE_CHECKED)
     if (first >= size_) detail::fail_check();
 #endif
-    // Constant indexes only (the loop unrolls), so the values stay in registers.
-    Values values{};
-    CARBIDE_UNROLL
-    for (int j = 0; j < K; ++j)
-      if (first + j < size_) values[j] = data_[first + j];
-    return values;
+    return detail::load_first<std::remove_const_t<T>, K>(data_ + first, detail::count_within(first, size_, K));
 #else
     detail::device_only("carbide::span::chunk");
     return Values{};
@@ -308,13 +320,7 @@ class chunk_mut {
 #endif
     return data_[j];
   }
-  CARBIDE_DEVICE vec<T, K> load() const {
-    vec<T, K> values{};
-    CARBIDE_UNROLL
-    for (int j = 0; j < K; ++j)
-      if (j < count_) values[j] = data_[j];
-    return values;
-  }
+  CARBIDE_DEVICE vec<T, K> load() const { return detail::load_first<T, K>(data_, count_); }
   // Elements of `values` past a partial chunk's end are not stored.
   CARBIDE_DEVICE void store(const vec<T, K>& values) const {
     detail::store_first<T, K>(data_, values, count_, true);
@@ -380,8 +386,8 @@ class disjoint_span {
   template <int K>
   CARBIDE_DEVICE chunk_mut<T, K> get_mut_chunk(const thread::index_1d_witness& own) const {
     const std::size_t first = own.get() * K;
-    const std::size_t count = first < size_ ? (size_ - first < K ? size_ - first : K) : 0;
-    return detail::witness_factory::make<chunk_mut<T, K>>(data_ + (count ? first : 0), int(count));
+    const int count = detail::count_within(first, size_, K);
+    return detail::witness_factory::make<chunk_mut<T, K>>(data_ + (count ? first : 0), count);
   }
 
  private:
@@ -408,8 +414,8 @@ class disjoint_span2d {
   template <int Rows, int Cols>
   CARBIDE_DEVICE tile_mut<T, Rows, Cols> get_mut_tile(const thread::index_2d_witness& own) const {
     const std::size_t row = own.row() * Rows, col = own.col() * Cols;
-    const int rows = row < rows_ ? int(rows_ - row < Rows ? rows_ - row : Rows) : 0;
-    const int cols = col < cols_ ? int(cols_ - col < Cols ? cols_ - col : Cols) : 0;
+    const int rows = detail::count_within(row, rows_, Rows);
+    const int cols = detail::count_within(col, cols_, Cols);
     return detail::witness_factory::make<tile_mut<T, Rows, Cols>>(
         data_ + (rows && cols ? row * pitch_ + col : 0), pitch_, rows, cols);
   }
