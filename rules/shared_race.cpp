@@ -98,20 +98,31 @@ std::optional<std::int64_t> window(const LocalRange& a, const LocalRange& b) {
 // One access in two iterations of a loop without a barrier, `tile[s·k + L]` with the loop's k:
 // equal slots need L − L' = s·(k' − k), which no two threads can meet when all of them have L
 // within a window narrower than |s| (k = k' then forces L = L').
-bool distinct_across_iterations(const Located& a, const Located& b, const std::set<std::string>& variant) {
-  if (variant.size() != 1 || !(*a.index == *b.index) || a.index->divisor != 1 ||
-      std::abs(a.index->local) != 1)
-    return false;
+// In a block of known shape the thread-dependent part may mix coordinates, `(ty + 8·k)·33 + tx`:
+// it then differs between two threads by at most Σ |coefficient|·(extent − 1).
+bool distinct_across_iterations(const Located& a, const Located& b, const std::set<std::string>& variant,
+                                const analysis::BlockShape& shape) {
+  if (variant.size() != 1 || !(*a.index == *b.index) || a.index->divisor != 1) return false;
   const auto term = a.index->symbols.find(*variant.begin());
-  const auto width = window(a.range, b.range);
-  return term != a.index->symbols.end() && width && *width <= std::abs(term->second);
+  if (term == a.index->symbols.end()) return false;
+  const std::int64_t stride = std::abs(term->second);
+  if (std::abs(a.index->local) == 1 && a.index->x == 0 && a.index->y == 0) {
+    const auto width = window(a.range, b.range);
+    if (width && *width <= stride) return true;
+  }
+  const auto threads = shape.threads();
+  if (!threads) return false;
+  const std::int64_t spread = std::abs(a.index->local) * std::int64_t(*threads - 1) +
+                              std::abs(a.index->x) * std::int64_t(shape.extent[0] - 1) +
+                              std::abs(a.index->y) * std::int64_t(shape.extent[1] - 1);
+  return spread < stride;
 }
 
 bool provably_distinct(const analysis::ThreadValues& values, const Located& a, const Located& b) {
   if (!a.index || !b.index) return false;
   if (!analysis::distinct_for_different_threads(*a.index, a.range, *b.index, b.range, values.shape())) return false;
   const auto variant = iteration_variant_symbols(values, a.access->expr, b.access->expr);
-  return variant.empty() || distinct_across_iterations(a, b, variant) ||
+  return variant.empty() || distinct_across_iterations(a, b, variant, values.shape()) ||
          analysis::distinct_for_different_threads(*a.index, a.range, renamed(*b.index, variant),
                                                   renamed(b.range, variant), values.shape());
 }

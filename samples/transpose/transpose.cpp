@@ -1,6 +1,7 @@
-// transpose.cpp — out = inᵀ for an 8192 × 8192 float matrix: each 32 × 32 block reads a tile of
-// `in` along rows, keeps it in shared memory padded to 33 columns (no bank conflicts), and
-// writes it transposed along rows of `out`, so both global accesses are coalesced.
+// transpose.cpp — out = inᵀ for an 8192 × 8192 float matrix. Each block of 32 × 8 threads moves
+// one 32 × 32 tile: it reads the tile of `in` along rows (each thread four rows, eight apart),
+// keeps it in shared memory padded to 33 columns (no bank conflicts), and writes it transposed
+// along rows of `out`, each thread the four consecutive rows of its 4 × 1 piece.
 #include <carbide/carbide.hpp>
 
 #include "../common/sample_check.hpp"
@@ -11,23 +12,30 @@
 namespace transpose {
 
 constexpr unsigned kTile = 32;
+constexpr unsigned kRowsPerThread = 4;
+constexpr unsigned kThreadRows = kTile / kRowsPerThread;  // 8
 
 CARBIDE_KERNEL
-CARBIDE_LAUNCH_BOUNDS(kTile * kTile)
-CARBIDE_LAUNCH_CONTRACT(domain = 2, block = (kTile, kTile, 1))
+CARBIDE_LAUNCH_BOUNDS(kTile * kThreadRows)
+CARBIDE_LAUNCH_CONTRACT(domain = 2, block = (kTile, kThreadRows, 1))
 void transpose(carbide::span<const float> in, std::uint32_t in_rows, std::uint32_t in_cols,
                carbide::disjoint_span2d<float> out) {
-  auto own = carbide::thread::index_2d();  // out(row, col) = in(col, row)
+  auto own = carbide::thread::index_2d();  // its 4 × 1 piece: out rows 4·row … 4·row + 3
   const unsigned tx = carbide::thread::thread_idx().x;
   const unsigned ty = carbide::thread::thread_idx().y;
   const carbide::dim3 block = carbide::thread::block_idx();
   auto tile = carbide::block::shared<float, kTile * (kTile + 1)>();
-  // The input tile whose transpose is this block's output tile.
-  const std::size_t in_row = std::size_t(block.x) * kTile + ty;
+  // The input tile whose transpose is this block's output tile: tile[r][c] = in(32·bx + r, 32·by + c).
   const std::size_t in_col = std::size_t(block.y) * kTile + tx;
-  if (in_row < in_rows && in_col < in_cols) tile[ty * (kTile + 1) + tx] = in[in_row * in_cols + in_col];
+  for (unsigned j = 0; j < kRowsPerThread; ++j) {
+    const unsigned r = ty + j * kThreadRows;
+    const std::size_t in_row = std::size_t(block.x) * kTile + r;
+    if (in_row < in_rows && in_col < in_cols) tile[r * (kTile + 1) + tx] = in[in_row * in_cols + in_col];
+  }
   carbide::block::sync();
-  if (float* element = out.get_mut(own)) *element = tile[tx * (kTile + 1) + ty];
+  // out(32·by + 4·ty + i, 32·bx + tx) = in(32·bx + tx, 32·by + 4·ty + i) = tile[tx][4·ty + i].
+  if (auto mine = out.get_mut_tile<kRowsPerThread, 1>(own))
+    for (int i = 0; i < mine.rows(); ++i) mine(i, 0) = tile[tx * (kTile + 1) + ty * kRowsPerThread + i];
 }
 
 }  // namespace transpose
@@ -44,7 +52,8 @@ int main(int argc, char** argv) {
   auto module = transpose::load(ctx);
   const unsigned tile = transpose::kTile;
   auto prepared = module.prepare_transpose(carbide::LaunchConfig2D(
-      {carbide::div_ceil(rows, tile), carbide::div_ceil(cols, tile), 1}, {tile, tile, 1}));
+      {carbide::div_ceil(rows, tile), carbide::div_ceil(cols, tile), 1},
+      {tile, transpose::kThreadRows, 1}));
   module.transpose(stream, prepared, in_dev, rows, cols, out_dev);
 
   std::vector<double> expected(in.size());

@@ -81,9 +81,8 @@ void number_shared_sites(const model::Program& program, clang::Rewriter& rewrite
 // with one beginning, and its text is emitted once, whole.
 const clang::Decl* last_of_group(const clang::Decl* decl) {
   const clang::Decl* last = decl;
-  for (const clang::Decl* sibling : decl->getDeclContext()->decls())
-    if (sibling != decl && sibling->getBeginLoc() == decl->getBeginLoc() &&
-        llvm::isa<clang::VarDecl>(sibling))
+  for (const clang::Decl* sibling : decl->getDeclContext()->decls())  // in source order
+    if (sibling->getBeginLoc() == decl->getBeginLoc() && llvm::isa<clang::VarDecl>(sibling))
       last = sibling;
   return last;
 }
@@ -130,23 +129,39 @@ std::string entry_point(const model::Module& module, const model::Kernel& kernel
   return text;
 }
 
+// A subscript written inside a macro's arguments keeps its check: its text is not the user's.
+void mark_proven_subscripts(const std::vector<const clang::CXXOperatorCallExpr*>& proven,
+                            clang::Rewriter& rewriter) {
+  for (const clang::CXXOperatorCallExpr* subscript : proven) {
+    const clang::Expr* index = subscript->getArg(1);
+    const clang::SourceRange range = index->getSourceRange();
+    if (range.getBegin().isMacroID() || range.getEnd().isMacroID()) continue;
+    rewriter.InsertTextBefore(range.getBegin(), "carbide::detail::in_range(");
+    rewriter.InsertTextAfterToken(range.getEnd(), ")");
+  }
+}
+
 std::size_t count_lines(const std::string& text) {
   return std::size_t(std::count(text.begin(), text.end(), '\n'));
 }
 
 }  // namespace
 
-std::string generate_device_source(const model::Program& program, clang::ASTContext& context,
-                                   const std::string& generated_name) {
+std::string generate_device_source(
+    const model::Program& program, clang::ASTContext& context, const std::string& generated_name,
+    const std::vector<const clang::CXXOperatorCallExpr*>& proven_in_range) {
   const clang::SourceManager& sources = context.getSourceManager();
   clang::Rewriter rewriter(const_cast<clang::SourceManager&>(sources), context.getLangOpts());
   mark_device_functions(program, rewriter);
   number_shared_sites(program, rewriter);
+  mark_proven_subscripts(proven_in_range, rewriter);
 
   const std::string source_name = llvm::sys::path::filename(program.source_path).str();
   std::string out = banner(source_name, "device code for nvcc");
   out += "// Views are bounds-checked: an index past the end traps instead of reading another "
-         "allocation.\n#define CARBIDE_CHECKED 1\n#include <carbide/device.hpp>\n";
+         "allocation.\n// carbide::detail::in_range(i) marks a shared-memory index the translator "
+         "proved inside\n// the array for every thread the launch contract allows; it is not "
+         "checked again.\n#define CARBIDE_CHECKED 1\n#include <carbide/device.hpp>\n";
   for (const std::string& header : program.device.std_includes) out += "#include <" + header + ">\n";
 
   std::vector<std::string> open;

@@ -3,17 +3,22 @@
 #include "model/module_model.hpp"
 
 #include <clang/AST/ASTContext.h>
+#include <clang/AST/ExprCXX.h>
 
 #include "nvcc/ptx_directives.hpp"
 
 #include <string>
+#include <vector>
 
 namespace carbide::codegen {
 
 // The checked CUDA C++ for a program: every declaration the kernels reach, copied from the
 // user's file under `#line` directives, then one extern "C" __global__ entry per kernel.
-std::string generate_device_source(const model::Program& program, clang::ASTContext& context,
-                                   const std::string& generated_name);
+// Each subscript in `proven_in_range` is emitted as `tile[carbide::detail::in_range(i)]`,
+// which skips the bounds check.
+std::string generate_device_source(
+    const model::Program& program, clang::ASTContext& context, const std::string& generated_name,
+    const std::vector<const clang::CXXOperatorCallExpr*>& proven_in_range);
 
 // The exact block of every kernel with a contract, by PTX entry name.
 nvcc::ExactBlocks exact_blocks(const model::Program& program);

@@ -1,5 +1,6 @@
 #include "pipeline/analysis.hpp"
 
+#include "analysis/proven_subscripts.hpp"
 #include "codegen/host_codegen.hpp"
 #include "model/model_builder.hpp"
 #include "rules/rule.hpp"
@@ -73,6 +74,7 @@ std::optional<Analysis> analyze(const std::string& path, const PipelineOptions& 
   if (!analysis.clang_errors) {
     const carbide::analysis::DeviceAnalysis device(context, analysis.program);
     rules::run_all_rules({context, analysis.program, device, *analysis.engine});
+    analysis.proven_subscripts = carbide::analysis::proven_shared_subscripts(device);
     const clang::SourceManager& sources = context.getSourceManager();
     for (const carbide::analysis::UnsafeBlock& block : device.unsafe_blocks()) {
       const clang::PresumedLoc at = sources.getPresumedLoc(block.location);

@@ -33,6 +33,8 @@ struct Analysis {
   bool clang_errors = false;
   std::string api_header_path;  // the in-memory header the parse force-included
   std::vector<UnsafeSite> unsafe_sites;
+  // Shared-memory subscripts the contract proves in range; codegen leaves their checks out.
+  std::vector<const clang::CXXOperatorCallExpr*> proven_subscripts;
   bool failed() const { return clang_errors || engine->has_errors(); }
 };
 

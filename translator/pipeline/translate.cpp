@@ -106,8 +106,8 @@ Outcome translate_file(const std::string& path, const std::string& out_dir,
   const std::string cu_name = stem + ".carbide.cu";
   const std::string header_name = stem + ".carbide.hpp";
 
-  const std::string cuda = codegen::generate_device_source(program, analysis->ast->getASTContext(),
-                                                           cu_name);
+  const std::string cuda = codegen::generate_device_source(
+      program, analysis->ast->getASTContext(), cu_name, analysis->proven_subscripts);
   const nvcc::NvccResult compiled =
       nvcc::compile(options.nvcc, cuda, cu_name, codegen::exact_blocks(program), base);
   report_nvcc_messages(compiled, *analysis, cu_name);

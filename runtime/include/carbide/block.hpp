@@ -13,6 +13,16 @@ template <class T, std::size_t N, unsigned Site>
 struct shared_storage;
 struct dynamic_shared_storage;
 
+// An index the translator proved inside its shared array for every thread of every launch the
+// contract allows (see analysis/proven_subscripts); only generated code makes one.
+struct in_range_index {
+  std::size_t value;
+};
+CARBIDE_DEVICE in_range_index in_range(std::size_t i) { return {i}; }
+CARBIDE_DEVICE in_range_index in_range(const thread::local_index_witness& own) {
+  return {own.get()};
+}
+
 template <std::size_t N>
 class extent_holder {
  public:
@@ -45,6 +55,7 @@ class shared_array : public detail::extent_holder<N> {
   CARBIDE_DEVICE T& operator[](const thread::local_index_witness& own) const {
     return (*this)[own.get()];
   }
+  CARBIDE_DEVICE T& operator[](detail::in_range_index i) const { return data_[i.value]; }
   CARBIDE_DEVICE T fetch_add([[maybe_unused]] std::size_t i, [[maybe_unused]] T value) const {
     CARBIDE_ON_DEVICE(return atomicAdd(&(*this)[i], value), "carbide::shared_array::fetch_add");
   }

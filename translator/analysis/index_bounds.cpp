@@ -1,0 +1,305 @@
+#include "analysis/index_bounds.hpp"
+
+#include <clang/AST/DeclCXX.h>
+#include <clang/AST/DeclTemplate.h>
+#include <clang/AST/ExprCXX.h>
+#include <clang/AST/RecursiveASTVisitor.h>
+
+#include <algorithm>
+#include <limits>
+
+namespace carbide::analysis {
+namespace {
+
+constexpr int kMaxDepth = 16;
+
+std::optional<std::int64_t> constant_value(const clang::Expr* expr, const clang::ASTContext& context) {
+  if (expr->isValueDependent() || !expr->getType()->isIntegralOrEnumerationType()) return std::nullopt;
+  clang::Expr::EvalResult result;
+  if (!expr->EvaluateAsInt(result, context)) return std::nullopt;
+  return result.Val.getInt().getExtValue();
+}
+
+// The range clipped to what `type` holds; empty when the value could wrap.
+std::optional<IndexRange> fitted(std::optional<IndexRange> range, clang::QualType type,
+                                 const clang::ASTContext& context) {
+  if (!range || !type->isIntegralOrEnumerationType() || type->isBooleanType()) return std::nullopt;
+  const unsigned bits = unsigned(context.getTypeSize(type));
+  if (bits > 64) return std::nullopt;
+  const bool is_signed = type->isSignedIntegerOrEnumerationType();
+  const __int128 one = 1;
+  const __int128 low = is_signed ? -(one << (bits - 1)) : 0;
+  const __int128 high = is_signed ? (one << (bits - 1)) - 1 : (one << bits) - 1;
+  if (range->low < low || range->high > high) return std::nullopt;
+  return range;
+}
+
+std::optional<IndexRange> combine(clang::BinaryOperatorKind op, IndexRange a, IndexRange b) {
+  using clang::BinaryOperatorKind;
+  switch (op) {
+    case clang::BO_Add: return IndexRange{a.low + b.low, a.high + b.high};
+    case clang::BO_Sub: return IndexRange{a.low - b.high, a.high - b.low};
+    case clang::BO_Mul: {
+      const __int128 corners[] = {a.low * b.low, a.low * b.high, a.high * b.low, a.high * b.high};
+      return IndexRange{*std::min_element(corners, corners + 4), *std::max_element(corners, corners + 4)};
+    }
+    case clang::BO_Div:
+      if (a.low < 0 || b.low <= 0) return std::nullopt;
+      return IndexRange{a.low / b.high, a.high / b.low};
+    case clang::BO_Rem:
+      if (a.low < 0 || b.low <= 0) return std::nullopt;
+      if (a.high < b.low) return a;
+      return IndexRange{0, std::min(a.high, b.high - 1)};
+    case clang::BO_And:
+      if (a.low < 0 || b.low < 0) return std::nullopt;
+      return IndexRange{0, std::min(a.high, b.high)};
+    case clang::BO_Shl:
+      if (a.low < 0 || b.low < 0 || b.high > 62) return std::nullopt;
+      return IndexRange{a.low << b.low, a.high << b.high};
+    case clang::BO_Shr:
+      if (a.low < 0 || b.low < 0 || b.high > 63) return std::nullopt;
+      return IndexRange{a.low >> b.high, a.high >> b.low};
+    default: return std::nullopt;
+  }
+}
+
+bool is_witness_get(const clang::Expr* expr, llvm::StringRef witness) {
+  const auto* call = llvm::dyn_cast<clang::CXXMemberCallExpr>(expr);
+  return call && call->getMethodDecl() && call->getMethodDecl()->getIdentifier() &&
+         call->getMethodDecl()->getName() == "get" &&
+         call->getMethodDecl()->getParent()->getQualifiedNameAsString() == witness;
+}
+
+// Every use of `var` in `root` other than inside `except`.
+class UseFinder : public clang::RecursiveASTVisitor<UseFinder> {
+ public:
+  UseFinder(const clang::VarDecl* var, const clang::Stmt* except) : var_(var), except_(except) {}
+  bool TraverseStmt(clang::Stmt* statement) {
+    if (statement == nullptr || statement == except_) return true;
+    return RecursiveASTVisitor::TraverseStmt(statement);
+  }
+  bool VisitDeclRefExpr(clang::DeclRefExpr* ref) {
+    if (ref->getDecl() == var_) uses.push_back(ref);
+    return true;
+  }
+  std::vector<const clang::DeclRefExpr*> uses;
+
+ private:
+  const clang::VarDecl* var_;
+  const clang::Stmt* except_;
+};
+
+// The variables declared in the head of a for loop, with their loop.
+class LoopCounterFinder : public clang::RecursiveASTVisitor<LoopCounterFinder> {
+ public:
+  bool VisitForStmt(clang::ForStmt* loop) {
+    if (const auto* head = llvm::dyn_cast_or_null<clang::DeclStmt>(loop->getInit()))
+      for (const clang::Decl* decl : head->decls())
+        if (const auto* var = llvm::dyn_cast<clang::VarDecl>(decl)) counters[var] = loop;
+    return true;
+  }
+  std::map<const clang::VarDecl*, const clang::ForStmt*> counters;
+};
+
+}  // namespace
+
+IndexBounds::IndexBounds(const ThreadValues& values) : values_(values) {
+  LoopCounterFinder finder;
+  finder.TraverseStmt(const_cast<clang::Stmt*>(values.function()->getBody()));
+  loop_counters_ = std::move(finder.counters);
+}
+
+// A variable keeps its range when every use only reads it: then nothing but its declaration
+// (or a loop's increment, passed as `except`) gives it a value.
+bool IndexBounds::only_read(const clang::VarDecl* var, const clang::Stmt* except) const {
+  UseFinder finder(var, except);
+  finder.TraverseStmt(const_cast<clang::Stmt*>(values_.function()->getBody()));
+  for (const clang::DeclRefExpr* use : finder.uses) {
+    const auto* cast = llvm::dyn_cast_or_null<clang::ImplicitCastExpr>(
+        values_.parents().getParentIgnoreParens(const_cast<clang::DeclRefExpr*>(use)));
+    if (cast == nullptr || cast->getCastKind() != clang::CK_LValueToRValue) return false;
+  }
+  return true;
+}
+
+// `piece.rows()`, `piece.cols()` of a tile_mut<T, R, C> and `piece.size()` of a chunk_mut<T, K>:
+// at most the piece's compile-time extent.
+static std::optional<IndexRange> piece_extent(const clang::Expr* expr) {
+  const auto* call = llvm::dyn_cast<clang::CXXMemberCallExpr>(expr);
+  const clang::CXXMethodDecl* method = call ? call->getMethodDecl() : nullptr;
+  if (method == nullptr || !method->getIdentifier()) return std::nullopt;
+  const auto* piece = llvm::dyn_cast<clang::ClassTemplateSpecializationDecl>(method->getParent());
+  if (piece == nullptr) return std::nullopt;
+  const std::string type = piece->getQualifiedNameAsString();
+  const llvm::StringRef name = method->getName();
+  int argument = -1;
+  if (type == "carbide::tile_mut") argument = name == "rows" ? 1 : name == "cols" ? 2 : -1;
+  if (type == "carbide::chunk_mut" && name == "size") argument = 1;
+  if (argument < 0) return std::nullopt;
+  const clang::TemplateArgument& extent = piece->getTemplateArgs()[unsigned(argument)];
+  if (extent.getKind() != clang::TemplateArgument::Integral) return std::nullopt;
+  return IndexRange{0, extent.getAsIntegral().getExtValue()};
+}
+
+std::optional<IndexRange> IndexBounds::vocabulary_value(const clang::Expr* expr) const {
+  const BlockShape& shape = values_.shape();
+  if (!shape.known()) return std::nullopt;
+  if (auto extent = piece_extent(expr)) return extent;
+  if (is_witness_get(expr, "carbide::thread::local_index_witness"))
+    return IndexRange{0, __int128(*shape.threads()) - 1};
+  if (is_witness_get(expr, "carbide::thread::lane_witness")) return IndexRange{0, 31};
+  const auto* member = llvm::dyn_cast<clang::MemberExpr>(expr);
+  if (member == nullptr || !member->getMemberDecl()->getIdentifier()) return std::nullopt;
+  const llvm::StringRef field = member->getMemberDecl()->getName();
+  const int axis = field == "x" ? 0 : field == "y" ? 1 : field == "z" ? 2 : -1;
+  if (axis < 0) return std::nullopt;
+  const std::string source = callee_name(member->getBase());
+  const __int128 extent = shape.extent[axis];
+  if (source == "carbide::thread::thread_idx") return IndexRange{0, extent - 1};
+  if (source == "carbide::thread::block_dim") return IndexRange{extent, extent};
+  return std::nullopt;
+}
+
+std::optional<IndexRange> IndexBounds::loop_counter_range(const clang::ForStmt& loop,
+                                                          const clang::VarDecl* counter,
+                                                          int depth) const {
+  const auto* condition = llvm::dyn_cast_or_null<clang::BinaryOperator>(
+      loop.getCond() ? loop.getCond()->IgnoreParenImpCasts() : nullptr);
+  if (condition == nullptr || !counter->getInit()) return std::nullopt;
+  const auto* left = llvm::dyn_cast<clang::DeclRefExpr>(condition->getLHS()->IgnoreParenImpCasts());
+  if (left == nullptr || left->getDecl() != counter) return std::nullopt;
+  // Counting up by a positive step from the initializer, and nothing else assigns the counter.
+  const clang::Expr* increment = loop.getInc() ? loop.getInc()->IgnoreParenImpCasts() : nullptr;
+  __int128 step = 0;
+  if (const auto* unary = llvm::dyn_cast_or_null<clang::UnaryOperator>(increment);
+      unary && unary->isIncrementOp())
+    step = 1;
+  else if (const auto* compound = llvm::dyn_cast_or_null<clang::CompoundAssignOperator>(increment);
+           compound && compound->getOpcode() == clang::BO_AddAssign)
+    if (auto amount = constant_value(compound->getRHS(), values_.context()); amount && *amount > 0)
+      step = *amount;
+  if (step == 0 || !only_read(counter, loop.getInc())) return std::nullopt;
+  const auto start = range(counter->getInit(), {}, depth + 1);
+  const auto bound = range(condition->getRHS(), {}, depth + 1);
+  if (!start || !bound) return std::nullopt;
+  __int128 last;
+  switch (condition->getOpcode()) {
+    case clang::BO_LT: last = bound->high - 1; break;
+    case clang::BO_LE: last = bound->high; break;
+    default: return std::nullopt;
+  }
+  // The increment past the last value must not wrap around below the bound.
+  if (!fitted(IndexRange{start->low, last + step}, counter->getType(), values_.context()))
+    return std::nullopt;
+  return IndexRange{start->low, std::max(start->low, last)};
+}
+
+std::optional<IndexRange> IndexBounds::range_at(const clang::Expr* expr,
+                                                const clang::Stmt* site) const {
+  Facts facts;
+  for (const ThreadValues::Condition& condition : values_.conditions_for(site))
+    add_facts(condition.expr, condition.holds, facts);
+  return range(expr, facts, 0);
+}
+
+void IndexBounds::add_facts(const clang::Expr* condition, bool holds, Facts& facts) const {
+  condition = condition->IgnoreParenImpCasts();
+  if (const auto* negation = llvm::dyn_cast<clang::UnaryOperator>(condition);
+      negation && negation->getOpcode() == clang::UO_LNot)
+    return add_facts(negation->getSubExpr(), !holds, facts);
+  const auto* binary = llvm::dyn_cast<clang::BinaryOperator>(condition);
+  if (binary == nullptr) return;
+  if ((binary->getOpcode() == clang::BO_LAnd && holds) ||
+      (binary->getOpcode() == clang::BO_LOr && !holds)) {
+    add_facts(binary->getLHS(), holds, facts);
+    add_facts(binary->getRHS(), holds, facts);
+    return;
+  }
+  if (!binary->isRelationalOp()) return;
+  clang::BinaryOperatorKind op = binary->getOpcode();
+  if (!holds) op = clang::BinaryOperator::negateComparisonOp(op);
+  add_comparison_fact(binary->getLHS(), op, binary->getRHS(), facts);
+  add_comparison_fact(binary->getRHS(), clang::BinaryOperator::reverseComparisonOp(op),
+                      binary->getLHS(), facts);
+}
+
+// `subject op other`. Only a subject whose own range survives the comparison's conversions
+// unchanged learns anything: `int x; x < 8u` failing does not mean x >= 8.
+void IndexBounds::add_comparison_fact(const clang::Expr* subject, clang::BinaryOperatorKind op,
+                                      const clang::Expr* other, Facts& facts) const {
+  const clang::QualType compared = subject->getType();
+  const clang::Expr* bare = subject->IgnoreParenImpCasts();
+  if (!fitted(range(bare, {}, 0), compared, values_.context())) return;
+  const auto limit = range(other, {}, 0);
+  if (!limit) return;
+  const __int128 lowest = std::numeric_limits<std::int64_t>::min();
+  const __int128 highest = std::numeric_limits<std::uint64_t>::max();
+  Fact fact{{}, {lowest, highest}};
+  switch (op) {
+    case clang::BO_LT: fact.range.high = limit->high - 1; break;
+    case clang::BO_LE: fact.range.high = limit->high; break;
+    case clang::BO_GT: fact.range.low = limit->low + 1; break;
+    case clang::BO_GE: fact.range.low = limit->low; break;
+    default: return;
+  }
+  bare->Profile(fact.subject, values_.context(), /*Canonical=*/true);
+  facts.push_back(std::move(fact));
+}
+
+std::optional<IndexRange> IndexBounds::variable_range(const clang::VarDecl* var, int depth) const {
+  if (!var->isLocalVarDecl()) return std::nullopt;
+  if (auto loop = loop_counters_.find(var); loop != loop_counters_.end())
+    return loop_counter_range(*loop->second, var, depth);
+  if (var->getInit() && only_read(var, nullptr)) return range(var->getInit(), {}, depth + 1);
+  return std::nullopt;
+}
+
+std::optional<IndexRange> IndexBounds::range(const clang::Expr* expr, const Facts& facts,
+                                             int depth) const {
+  auto result = unnarrowed(expr, facts, depth);
+  if (!result || facts.empty()) return result;
+  llvm::FoldingSetNodeID id;
+  expr->IgnoreParenImpCasts()->Profile(id, values_.context(), /*Canonical=*/true);
+  for (const Fact& fact : facts)
+    if (fact.subject == id) {
+      result->low = std::max(result->low, fact.range.low);
+      result->high = std::min(result->high, fact.range.high);
+    }
+  return result;
+}
+
+std::optional<IndexRange> IndexBounds::unnarrowed(const clang::Expr* expr, const Facts& facts,
+                                                  int depth) const {
+  if (depth > kMaxDepth || expr == nullptr) return std::nullopt;
+  clang::ASTContext& context = values_.context();
+  if (auto value = constant_value(expr, context)) return IndexRange{*value, *value};
+  const clang::Expr* bare = expr->IgnoreParens();
+  if (const auto* cast = llvm::dyn_cast<clang::CastExpr>(bare)) {
+    if (cast->getCastKind() == clang::CK_IntegralCast || cast->getCastKind() == clang::CK_NoOp ||
+        cast->getCastKind() == clang::CK_LValueToRValue)
+      return fitted(range(cast->getSubExpr(), facts, depth + 1), expr->getType(), context);
+    return std::nullopt;
+  }
+  if (const auto* temporary = llvm::dyn_cast<clang::MaterializeTemporaryExpr>(bare))
+    return range(temporary->getSubExpr(), facts, depth + 1);
+  if (const auto* full = llvm::dyn_cast<clang::FullExpr>(bare)) return range(full->getSubExpr(), facts, depth + 1);
+  if (const auto* binary = llvm::dyn_cast<clang::BinaryOperator>(bare)) {
+    const auto left = range(binary->getLHS(), facts, depth + 1);
+    const auto right = range(binary->getRHS(), facts, depth + 1);
+    if (!left || !right) return std::nullopt;
+    return fitted(combine(binary->getOpcode(), *left, *right), expr->getType(), context);
+  }
+  if (const auto* choice = llvm::dyn_cast<clang::ConditionalOperator>(bare)) {
+    const auto yes = range(choice->getTrueExpr(), facts, depth + 1);
+    const auto no = range(choice->getFalseExpr(), facts, depth + 1);
+    if (!yes || !no) return std::nullopt;
+    return IndexRange{std::min(yes->low, no->low), std::max(yes->high, no->high)};
+  }
+  if (auto value = vocabulary_value(bare)) return fitted(value, expr->getType(), context);
+  if (const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(bare))
+    if (const auto* var = llvm::dyn_cast<clang::VarDecl>(ref->getDecl()))
+      return fitted(variable_range(var, depth), expr->getType(), context);
+  return std::nullopt;
+}
+
+}  // namespace carbide::analysis

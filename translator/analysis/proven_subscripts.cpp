@@ -1,0 +1,52 @@
+#include "analysis/proven_subscripts.hpp"
+
+#include "analysis/barrier_phases.hpp"
+#include "analysis/index_bounds.hpp"
+
+#include <clang/AST/DeclTemplate.h>
+
+namespace carbide::analysis {
+namespace {
+
+// N of a `carbide::shared_array<T, N>` handle; empty for the dynamic array.
+std::optional<std::uint64_t> static_extent(const clang::Expr* handle) {
+  const auto* specialization = llvm::dyn_cast_or_null<clang::ClassTemplateSpecializationDecl>(
+      handle->getType()->getAsCXXRecordDecl());
+  if (specialization == nullptr || specialization->getTemplateArgs().size() != 2) return std::nullopt;
+  const clang::TemplateArgument& extent = specialization->getTemplateArgs()[1];
+  if (extent.getKind() != clang::TemplateArgument::Integral || extent.getAsIntegral().isAllOnes())
+    return std::nullopt;
+  return extent.getAsIntegral().getZExtValue();
+}
+
+bool is_local_witness(const clang::Expr* index) {
+  const clang::CXXRecordDecl* type = index->getType()->getAsCXXRecordDecl();
+  return type && type->getQualifiedNameAsString() == "carbide::thread::local_index_witness";
+}
+
+}  // namespace
+
+std::vector<const clang::CXXOperatorCallExpr*> proven_shared_subscripts(const DeviceAnalysis& device) {
+  std::vector<const clang::CXXOperatorCallExpr*> proven;
+  for (const clang::FunctionDecl* function : device.definitions()) {
+    if (function->isTemplated() || function->isTemplateInstantiation()) continue;
+    const ThreadValues& values = device.thread_values(function);
+    const IndexBounds bounds(values);
+    for (const SharedAccess& access : find_barrier_phases(function).accesses) {
+      const auto* subscript = llvm::dyn_cast<clang::CXXOperatorCallExpr>(access.expr);
+      if (subscript == nullptr) continue;
+      const auto extent = static_extent(subscript->getArg(0));
+      if (!extent) continue;
+      std::optional<IndexRange> range;
+      if (is_local_witness(access.index)) {
+        if (auto threads = values.shape().threads()) range = IndexRange{0, __int128(*threads) - 1};
+      } else {
+        range = bounds.range_at(access.index, subscript);
+      }
+      if (range && range->low >= 0 && range->high < __int128(*extent)) proven.push_back(subscript);
+    }
+  }
+  return proven;
+}
+
+}  // namespace carbide::analysis
