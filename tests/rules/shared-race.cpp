@@ -131,6 +131,21 @@ void overlapping_rows(carbide::span<const float> in, carbide::disjoint_span<floa
   if (float* o = out.get_mut(idx)) *o = tile[lid];
 }
 
+// A 32 × 8 block storing tile rows in passes four rows apart: thread row 4 of one pass writes
+// the row that thread row 0 writes in the next.
+CARBIDE_KERNEL
+CARBIDE_LAUNCH_CONTRACT(domain = 2, block = (32, 8, 1))
+void overlapping_rows_2d(carbide::span<const float> in, carbide::disjoint_span2d<float> out) {
+  auto own = carbide::thread::index_2d();
+  const unsigned tx = carbide::thread::thread_idx().x, ty = carbide::thread::thread_idx().y;
+  auto tile = carbide::block::shared<float, 32 * 33>();
+  for (unsigned j = 0; j < 4; ++j) tile[(ty + j * 4) * 33 + tx] = in[tx];
+  // CHECK: shared-race.cpp:[[@LINE-1]]:36: error: 'tile[(ty + j * 4) * 33 + tx]' may write the same slot of 'tile' from different threads
+  // CHECK: note: the checker could not prove
+  carbide::block::sync();
+  if (float* o = out.get_mut(own)) *o = tile[tx * 33 + ty];
+}
+
 // Good: the textbook forms.
 CARBIDE_KERNEL
 CARBIDE_LAUNCH_CONTRACT(domain = 1, block = (kBlock, 1, 1))
@@ -212,6 +227,18 @@ void rows_in_a_loop(carbide::span<const float> in, carbide::disjoint_span<float>
     for (unsigned k = 0; k < 8; ++k) slab[k * (kBlock / 2) + lid.get()] = in[idx.get()];
   carbide::block::sync();
   if (float* o = out.get_mut(idx)) *o = tile[3 * kBlock + lid.get()] + slab[lid.get()];
+}
+
+// Good: a 32 × 8 block loading a padded 32 × 32 tile in four passes of eight rows.
+CARBIDE_KERNEL
+CARBIDE_LAUNCH_CONTRACT(domain = 2, block = (32, 8, 1))
+void tile_rows_2d(carbide::span<const float> in, carbide::disjoint_span2d<float> out) {
+  auto own = carbide::thread::index_2d();
+  const unsigned tx = carbide::thread::thread_idx().x, ty = carbide::thread::thread_idx().y;
+  auto tile = carbide::block::shared<float, 32 * 33>();
+  for (unsigned j = 0; j < 4; ++j) tile[(ty + j * 8) * 33 + tx] = in[tx];
+  carbide::block::sync();
+  if (float* o = out.get_mut(own)) *o = tile[tx * 33 + ty];
 }
 
 // Shared bins counted with atomics between two barriers.
