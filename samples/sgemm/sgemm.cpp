@@ -47,6 +47,7 @@ void sgemm(carbide::span<const float> a, carbide::span<const float> b, std::uint
       a_next = a.chunk<4>(a_first + (slab + 1) * (kTileK / 4));
       b_next = b.chunk<4>(b_first + (slab + 1) * b_step);
     }
+    CARBIDE_UNROLL
     for (unsigned k = 0; k < kTileK; ++k) {
       float a_column[kThreadM];
       for (int i = 0; i < kThreadM; ++i) a_column[i] = a_slab[(ty * kThreadM + i) * 2 + k / 4][k % 4];

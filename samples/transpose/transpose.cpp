@@ -34,8 +34,11 @@ void transpose(carbide::span<const float> in, std::uint32_t in_rows, std::uint32
   }
   carbide::block::sync();
   // out(32·by + 4·ty + i, 32·bx + tx) = in(32·bx + tx, 32·by + 4·ty + i) = tile[tx][4·ty + i].
-  if (auto mine = out.get_mut_tile<kRowsPerThread, 1>(own))
-    for (int i = 0; i < mine.rows(); ++i) mine(i, 0) = tile[tx * (kTile + 1) + ty * kRowsPerThread + i];
+  if (auto mine = out.get_mut_tile<kRowsPerThread, 1>(own)) {
+    carbide::vec<float, kRowsPerThread> column;
+    for (unsigned i = 0; i < kRowsPerThread; ++i) column[i] = tile[tx * (kTile + 1) + ty * kRowsPerThread + i];
+    mine.store_column(0, column);
+  }
 }
 
 }  // namespace transpose

@@ -68,6 +68,24 @@ void coordinates(carbide::disjoint_span2d<float> m) {
   if (float* e = m.get_mut(at)) *e = float(at.row() * 1000 + at.col());
 }
 
+// Each thread writes its 4 × 2 piece: column by column into `by_columns`, row by row into
+// `by_rows`; pieces cut by the matrix's edges store only their own elements.
+CARBIDE_KERNEL
+CARBIDE_LAUNCH_CONTRACT(domain = 2, block = (16, 16, 1))
+void tile_pieces(carbide::disjoint_span2d<float> by_columns, carbide::disjoint_span2d<float> by_rows) {
+  auto at = carbide::thread::index_2d();
+  const float first = float(at.row() * 4 * 1000 + at.col() * 2);
+  if (auto piece = by_columns.get_mut_tile<4, 2>(at))
+    for (int j = 0; j < 2; ++j) {
+      carbide::vec<float, 4> column;
+      for (int i = 0; i < 4; ++i) column[i] = first + float(i * 1000 + j);
+      piece.store_column(j, column);
+    }
+  auto again = carbide::thread::index_2d();
+  if (auto piece = by_rows.get_mut_tile<4, 2>(again))
+    for (int i = 0; i < 4; ++i) piece.store_row(i, carbide::vec<float, 2>{{first + float(i * 1000), first + float(i * 1000 + 1)}});
+}
+
 CARBIDE_KERNEL
 CARBIDE_LAUNCH_CONTRACT(domain = 1, block = (kBlock, 1, 1))
 void scale_all(carbide::span<const float> in, carbide::disjoint_span<float> out, float a) {

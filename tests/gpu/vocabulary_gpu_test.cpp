@@ -81,6 +81,31 @@ TEST(Vocabulary, TwoDimensionalViewReachesEveryElementOnce) {
   EXPECT_EQ(wrong, 0u);
 }
 
+TEST(Vocabulary, TilePiecesStoreByRowAndByColumnUpToTheEdges) {
+  CARBIDE_REQUIRE_DEVICE();
+  auto ctx = carbide::Context::create(0);
+  auto stream = ctx.default_stream();
+  const std::size_t rows = 70, cols = 37;  // edges cut the last pieces in both directions
+  auto by_columns = carbide::DeviceBuffer2D<float>::from_host(stream, poisoned(rows * cols), rows, cols);
+  auto by_rows = carbide::DeviceBuffer2D<float>::from_host(stream, poisoned(rows * cols), rows, cols);
+  auto module = gpu_vocabulary::load(ctx);
+  const unsigned grid_x = unsigned(carbide::div_ceil(carbide::div_ceil(cols, 2), 16));
+  const unsigned grid_y = unsigned(carbide::div_ceil(carbide::div_ceil(rows, 4), 16));
+  module.tile_pieces(stream,
+                     module.prepare_tile_pieces(carbide::LaunchConfig2D({grid_x, grid_y, 1}, {16, 16, 1})),
+                     by_columns, by_rows);
+  const auto columns_host = by_columns.to_host_vec(stream);
+  const auto rows_host = by_rows.to_host_vec(stream);
+  std::size_t wrong = 0;
+  for (std::size_t r = 0; r < rows; ++r)
+    for (std::size_t c = 0; c < cols; ++c) {
+      const float expected = float(r * 1000 + c);
+      wrong += columns_host[r * cols + c] != expected;
+      wrong += rows_host[r * cols + c] != expected;
+    }
+  EXPECT_EQ(wrong, 0u);
+}
+
 TEST(Vocabulary, GridStrideLoopCoversMoreElementsThanThreads) {
   CARBIDE_REQUIRE_DEVICE();
   auto ctx = carbide::Context::create(0);

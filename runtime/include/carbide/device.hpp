@@ -358,6 +358,15 @@ class tile_mut {
 #endif
     detail::store_first<T, Cols>(data_ + std::size_t(i) * pitch_, values, cols_, vector_rows_);
   }
+  // Column j of the tile, one element per row; rows past the matrix's edge are not stored.
+  CARBIDE_DEVICE void store_column(int j, const vec<T, Rows>& values) const {
+#if defined(__CUDACC__) && defined(CARBIDE_CHECKED)
+    if (j < 0 || j >= cols_) detail::fail_check();
+#endif
+    CARBIDE_UNROLL
+    for (int i = 0; i < Rows; ++i)
+      if (i < rows_) data_[std::size_t(i) * pitch_ + j] = values[i];
+  }
 
  private:
   friend struct detail::witness_factory;
