@@ -1,6 +1,7 @@
 #include "shared_race.hpp"
 
 #include "analysis/barrier_phases.hpp"
+#include "analysis/index_bounds.hpp"
 #include "analysis/local_index_range.hpp"
 
 #include <clang/AST/RecursiveASTVisitor.h>
@@ -22,6 +23,7 @@ struct Located {
   const SharedAccess* access;
   std::optional<Affine> index;
   LocalRange range;
+  std::optional<analysis::IndexRange> slots;  // every slot any thread may reach there
 };
 
 std::vector<const clang::Stmt*> enclosing_loops(const analysis::ThreadValues& values,
@@ -119,6 +121,9 @@ bool distinct_across_iterations(const Located& a, const Located& b, const std::s
 }
 
 bool provably_distinct(const analysis::ThreadValues& values, const Located& a, const Located& b) {
+  // `tile[0]` by one thread and `tile[lid.get() + 1]` by all: no slot in common.
+  if (a.slots && b.slots && (a.slots->high < b.slots->low || b.slots->high < a.slots->low))
+    return true;
   if (!a.index || !b.index) return false;
   if (!analysis::distinct_for_different_threads(*a.index, a.range, *b.index, b.range, values.shape())) return false;
   const auto variant = iteration_variant_symbols(values, a.access->expr, b.access->expr);
@@ -138,10 +143,12 @@ void SharedRaceRule::check(const RuleContext& context) {
     const analysis::BarrierPhases phases = analysis::find_barrier_phases(function);
     if (phases.accesses.empty()) continue;
     const analysis::ThreadValues& values = context.device.thread_values(function);
+    const analysis::IndexBounds bounds(values);
     std::vector<Located> accesses;
     for (const SharedAccess& access : phases.accesses)
       accesses.push_back({&access, analysis::index_form(values, access.index),
-                          analysis::local_range_for(values, access.expr)});
+                          analysis::local_range_for(values, access.expr),
+                          bounds.subscript_range(access.index, access.expr)});
     std::set<const SharedAccess*> reported;
     for (std::size_t i = 0; i < accesses.size(); ++i) {
       for (std::size_t j = i; j < accesses.size(); ++j) {

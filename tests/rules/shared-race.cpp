@@ -241,6 +241,21 @@ void tile_rows_2d(carbide::span<const float> in, carbide::disjoint_span2d<float>
   if (float* o = out.get_mut(own)) *o = tile[tx * 33 + ty];
 }
 
+// Good: a block's chunks and one halo slot on each side, the halos written by single threads;
+// the slots' ranges do not meet.
+CARBIDE_KERNEL
+CARBIDE_LAUNCH_CONTRACT(domain = 1, block = (kBlock, 1, 1))
+void halo_slots(carbide::span<const float> in, carbide::disjoint_span<float> out) {
+  auto idx = carbide::thread::index_1d();
+  auto lid = carbide::thread::local_index();
+  auto tile = carbide::block::shared<float, kBlock + 2>();
+  tile[lid.get() + 1] = in[idx.get()];
+  if (lid.get() == 0) tile[0] = 0.f;
+  if (lid.get() == 1) tile[kBlock + 1] = 0.f;
+  carbide::block::sync();
+  if (float* o = out.get_mut(idx)) *o = tile[lid.get()] + tile[lid.get() + 2];
+}
+
 // Shared bins counted with atomics between two barriers.
 CARBIDE_KERNEL
 CARBIDE_LAUNCH_CONTRACT(domain = 1, block = (kBlock, 1, 1))

@@ -202,6 +202,16 @@ std::optional<IndexRange> IndexBounds::range_at(const clang::Expr* expr,
   return range(expr, facts, 0);
 }
 
+std::optional<IndexRange> IndexBounds::subscript_range(const clang::Expr* index,
+                                                       const clang::Stmt* site) const {
+  const clang::CXXRecordDecl* type = index->getType()->getAsCXXRecordDecl();
+  if (type && type->getQualifiedNameAsString() == "carbide::thread::local_index_witness") {
+    if (auto threads = values_.shape().threads()) return IndexRange{0, __int128(*threads) - 1};
+    return std::nullopt;
+  }
+  return range_at(index, site);
+}
+
 void IndexBounds::add_facts(const clang::Expr* condition, bool holds, Facts& facts) const {
   condition = condition->IgnoreParenImpCasts();
   if (const auto* negation = llvm::dyn_cast<clang::UnaryOperator>(condition);

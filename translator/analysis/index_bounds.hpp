@@ -31,6 +31,9 @@ class IndexBounds {
   // (`lane.get() < kWarps ? tile[lane.get()] : 0.f`, `if (i < 8) tile[i + 24] = …`).
   std::optional<IndexRange> range_at(const clang::Expr* expr, const clang::Stmt* site) const;
 
+  // The slots a shared subscript's index (an integer, or the local witness) reaches at `site`.
+  std::optional<IndexRange> subscript_range(const clang::Expr* index, const clang::Stmt* site) const;
+
  private:
   // What a condition at the site says about one subexpression, compared structurally.
   struct Fact {

@@ -19,11 +19,6 @@ std::optional<std::uint64_t> static_extent(const clang::Expr* handle) {
   return extent.getAsIntegral().getZExtValue();
 }
 
-bool is_local_witness(const clang::Expr* index) {
-  const clang::CXXRecordDecl* type = index->getType()->getAsCXXRecordDecl();
-  return type && type->getQualifiedNameAsString() == "carbide::thread::local_index_witness";
-}
-
 }  // namespace
 
 std::vector<const clang::CXXOperatorCallExpr*> proven_shared_subscripts(const DeviceAnalysis& device) {
@@ -37,12 +32,7 @@ std::vector<const clang::CXXOperatorCallExpr*> proven_shared_subscripts(const De
       if (subscript == nullptr) continue;
       const auto extent = static_extent(subscript->getArg(0));
       if (!extent) continue;
-      std::optional<IndexRange> range;
-      if (is_local_witness(access.index)) {
-        if (auto threads = values.shape().threads()) range = IndexRange{0, __int128(*threads) - 1};
-      } else {
-        range = bounds.range_at(access.index, subscript);
-      }
+      const auto range = bounds.subscript_range(access.index, subscript);
       if (range && range->low >= 0 && range->high < __int128(*extent)) proven.push_back(subscript);
     }
   }
