@@ -31,6 +31,16 @@ namespace detail {
 }
 #endif
 
+// An element of a non-empty view: its allocation is never at address 0. Saying so lets
+// `if (T* e = view.get_mut(w))` test only the index, as hand-written code does.
+template <class T>
+CARBIDE_HOST_DEVICE T* non_null(T* element) {
+#if defined(__CUDACC__)
+  __builtin_assume(element != nullptr);
+#endif
+  return element;
+}
+
 // The element types __ldg loads.
 template <class T>
 inline constexpr bool has_read_only_load =
@@ -389,7 +399,7 @@ class disjoint_span {
   CARBIDE_HOST_DEVICE std::size_t size() const { return size_; }
   // nullptr when the thread's index is past the end, so the bounds test cannot be forgotten.
   CARBIDE_DEVICE T* get_mut(const thread::index_1d_witness& own) const {
-    return own.get() < size_ ? data_ + own.get() : nullptr;
+    return own.get() < size_ ? detail::non_null(data_ + own.get()) : nullptr;
   }
   // The chunk [K·i, K·i+K) of the thread whose witness is i: converts on test (if (auto c = …)).
   template <int K>
@@ -416,8 +426,9 @@ class disjoint_span2d {
   CARBIDE_HOST_DEVICE std::size_t cols() const { return cols_; }
   CARBIDE_HOST_DEVICE std::size_t pitch() const { return pitch_; }  // elements between rows
   CARBIDE_DEVICE T* get_mut(const thread::index_2d_witness& own) const {
-    return own.row() < rows_ && own.col() < cols_ ? data_ + own.row() * pitch_ + own.col()
-                                                  : nullptr;
+    return own.row() < rows_ && own.col() < cols_
+               ? detail::non_null(data_ + own.row() * pitch_ + own.col())
+               : nullptr;
   }
   // The Rows × Cols tile of the thread whose witness is (r, c); tests false past the edges.
   template <int Rows, int Cols>
