@@ -76,14 +76,14 @@ void tile_pieces(carbide::disjoint_span2d<float> by_columns, carbide::disjoint_s
   auto at = carbide::thread::index_2d();
   const float first = float(at.row() * 4 * 1000 + at.col() * 2);
   if (auto piece = by_columns.get_mut_tile<4, 2>(at))
-    for (int j = 0; j < 2; ++j) {
+    for (int j = 0; j < piece.cols(); ++j) {
       carbide::vec<float, 4> column;
       for (int i = 0; i < 4; ++i) column[i] = first + float(i * 1000 + j);
       piece.store_column(j, column);
     }
   auto again = carbide::thread::index_2d();
   if (auto piece = by_rows.get_mut_tile<4, 2>(again))
-    for (int i = 0; i < 4; ++i) piece.store_row(i, carbide::vec<float, 2>{{first + float(i * 1000), first + float(i * 1000 + 1)}});
+    for (int i = 0; i < piece.rows(); ++i) piece.store_row(i, carbide::vec<float, 2>{{first + float(i * 1000), first + float(i * 1000 + 1)}});
 }
 
 CARBIDE_KERNEL

@@ -24,6 +24,13 @@ namespace detail {
 
 #if defined(__CUDACC__)
 [[noreturn]] __device__ __forceinline__ void fail_check() { __trap(); }
+
+// A trap under a predicate, without a branch: the code around it stays one block, so the
+// compiler may issue the loads on either side of it together.
+__device__ __forceinline__ void fail_check_if(bool failed) {
+  asm volatile("{\n\t.reg .pred failed;\n\tsetp.ne.u32 failed, %0, 0;\n\t@failed trap;\n\t}"
+               :: "r"(unsigned(failed)));
+}
 #else
 [[noreturn]] inline void device_only(const char* what) {
   std::fprintf(stderr, "carbide: %s runs only on the device\n", what);
@@ -265,11 +272,12 @@ class span {
 #if defined(__CUDACC__)
     if constexpr (detail::has_read_only_load<std::remove_const_t<T>>) {
 #if defined(CARBIDE_CHECKED)
-      // The load goes first, from an address kept inside the view, and the check after it: two
-      // reads in a row issue back to back instead of each waiting on its own branch. An index
-      // past the end still never reads another allocation, and its value never leaves here.
+      // The load goes first, from an address kept inside the view, and the check after it, as a
+      // predicated trap: reads in a row issue back to back instead of each waiting on its own
+      // branch. An index past the end still never reads another allocation, and its value
+      // never leaves here.
       const auto value = __ldg(data_ + (i < size_ ? i : 0));
-      if (i >= size_) detail::fail_check();
+      detail::fail_check_if(i >= size_);
       return value;
 #else
       return __ldg(data_ + i);
