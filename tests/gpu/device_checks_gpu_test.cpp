@@ -1,6 +1,7 @@
-// The device-side checks on a real device. A trap ends the CUDA context it happened in, so each
-// launch that should trap runs in a child process of its own (a gtest death test that re-runs
-// this binary), and the parent reads how the child ended.
+// The device-side checks on a real device. A failed check (a trap, or for span reads a load
+// from address 0) ends the CUDA context it happened in, so each launch that should fail runs in
+// a child process of its own (a gtest death test that re-runs this binary), and the parent reads
+// how the child ended.
 #include "gpu_kernels.carbide.hpp"
 #include "gpu_test_support.hpp"
 
@@ -31,7 +32,7 @@ constexpr unsigned kBlock = 256;
   std::exit(0);
 }
 
-TEST(DeviceChecks, ReadPastTheEndOfASpanTrapsInsteadOfReadingOtherMemory) {
+TEST(DeviceChecks, ReadPastTheEndOfASpanFailsTheLaunchInsteadOfReadingOtherMemory) {
   CARBIDE_REQUIRE_DEVICE();
   GTEST_FLAG_SET(death_test_style, "threadsafe");
   EXPECT_EXIT(copy_shifted_then_exit(0), testing::ExitedWithCode(0), "");

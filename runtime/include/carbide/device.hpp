@@ -24,13 +24,6 @@ namespace detail {
 
 #if defined(__CUDACC__)
 [[noreturn]] __device__ __forceinline__ void fail_check() { __trap(); }
-
-// A trap under a predicate, without a branch: the code around it stays one block, so the
-// compiler may issue the loads on either side of it together.
-__device__ __forceinline__ void fail_check_if(bool failed) {
-  asm volatile("{\n\t.reg .pred failed;\n\tsetp.ne.u32 failed, %0, 0;\n\t@failed trap;\n\t}"
-               :: "r"(unsigned(failed)));
-}
 #else
 [[noreturn]] inline void device_only(const char* what) {
   std::fprintf(stderr, "carbide: %s runs only on the device\n", what);
@@ -272,13 +265,12 @@ class span {
 #if defined(__CUDACC__)
     if constexpr (detail::has_read_only_load<std::remove_const_t<T>>) {
 #if defined(CARBIDE_CHECKED)
-      // The load goes first, from an address kept inside the view, and the check after it, as a
-      // predicated trap: reads in a row issue back to back instead of each waiting on its own
-      // branch. An index past the end still never reads another allocation, and its value
-      // never leaves here.
-      const auto value = __ldg(data_ + (i < size_ ? i : 0));
-      detail::fail_check_if(i >= size_);
-      return value;
+      // An index past the end loads from address 0, which is never mapped: the launch ends with
+      // an illegal-address error before any other allocation is read. Selecting the address
+      // is not a branch, so consecutive reads issue together as in hand-written code. __ldg is
+      // inline asm: the compiler cannot treat the null address as impossible and drop the
+      // selection (tests/gpu/device_checks_gpu_test.cpp checks that the launch fails).
+      return __ldg(i < size_ ? data_ + i : static_cast<T*>(nullptr));
 #else
       return __ldg(data_ + i);
 #endif
