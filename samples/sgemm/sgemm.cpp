@@ -1,8 +1,10 @@
 // sgemm.cpp — C = A · B in single precision, row-major, with shared-memory and register tiling:
 // each block of 16 × 16 threads computes a 128 × 128 tile of C, each thread an 8 × 8 piece of
-// it in registers, stepping through K eight columns at a time with A's and B's slabs staged in
-// shared memory by 16-byte loads. The next slab's loads are issued before the current slab is
-// multiplied, so their latency hides behind the arithmetic; two blocks fit on each SM.
+// it in registers, stepping through K eight columns at a time. Warps 0–3 bring A's slab, one
+// row of eight floats per thread, and store it transposed (k-major, rows padded to 132), so
+// that a thread reads its eight A values for one k as two 16-byte loads; warps 4–7 bring B's
+// slab. The next slab's loads are issued before the current one is multiplied, so their latency
+// hides behind the arithmetic; two blocks fit on each SM.
 #include <carbide/carbide.hpp>
 
 #include "../common/sample_check.hpp"
@@ -16,6 +18,7 @@ namespace sgemm {
 constexpr unsigned kTileM = 128, kTileN = 128, kTileK = 8;
 constexpr int kThreadM = 8, kThreadN = 8;
 constexpr unsigned kThreadsX = kTileN / kThreadN, kThreadsY = kTileM / kThreadM;  // 16 × 16
+constexpr unsigned kSlabPitch = kTileM + 4;  // A's transposed slab: row k at k · 132
 
 // A is M × K, B is K × N, C is M × N; M and N multiples of 128, K of 8 (the host checks).
 CARBIDE_KERNEL
@@ -28,35 +31,56 @@ void sgemm(carbide::span<const float> a, carbide::span<const float> b, std::uint
   const unsigned tx = carbide::thread::thread_idx().x, ty = carbide::thread::thread_idx().y;
   const carbide::dim3 block = carbide::thread::block_idx();
   const std::size_t n_size = c.cols();
-  // Each slab: thread l brings four floats of A (row l / 2, half l % 2 of the slab's eight
-  // columns) and four of B (row l / 32, columns 4·(l % 32) …), one 16-byte load each.
   const unsigned l = lid.get();
-  const std::size_t a_first = (std::size_t(block.y) * kTileM + l / 2) * k_size / 4 + l % 2;
-  const std::size_t b_first = std::size_t(l / 32) * n_size / 4 + std::size_t(block.x) * (kTileN / 4) + l % 32;
-  const std::size_t b_step = kTileK * n_size / 4;  // one slab further down B, in float4s
-  auto a_slab = carbide::block::shared<carbide::vec<float, 4>, kTileM * kTileK / 4>();  // [m][k / 4]
+  // Thread l < 128 brings row l of A's slab (two 16-byte chunks); thread 128 + j brings B's
+  // chunks j and j + 128 (slab rows j / 32 and j / 32 + 4, columns 4·(j % 32) …).
+  const bool brings_a = l < kTileM;
+  const unsigned j = l % kTileM;
+  const std::size_t first = brings_a ? (std::size_t(block.y) * kTileM + j) * k_size / 4
+                                     : std::size_t(j / 32) * n_size / 4 + std::size_t(block.x) * (kTileN / 4) + j % 32;
+  const std::size_t second = brings_a ? 1 : 4 * n_size / 4;  // the second chunk, after the first
+  const std::size_t step = brings_a ? kTileK / 4 : kTileK * n_size / 4;  // one slab on
+  auto a_slab = carbide::block::shared<float, kTileK * kSlabPitch>();  // [k][m], padded
   auto b_slab = carbide::block::shared<carbide::vec<float, 4>, kTileK * kTileN / 4>();  // [k][n / 4]
 
   float sum[kThreadM][kThreadN] = {};
-  carbide::vec<float, 4> a_next = a.chunk<4>(a_first), b_next = b.chunk<4>(b_first);
+  carbide::vec<float, 4> next_first{}, next_second{};
+  if (brings_a) {
+    next_first = a.chunk<4>(first);
+    next_second = a.chunk<4>(first + second);
+  } else {
+    next_first = b.chunk<4>(first);
+    next_second = b.chunk<4>(first + second);
+  }
   for (std::size_t slab = 0; slab < k_size / kTileK; ++slab) {
-    a_slab[lid] = a_next;
-    b_slab[lid] = b_next;
+    if (l < kTileM) {
+      for (unsigned k = 0; k < 4; ++k) a_slab[k * kSlabPitch + l] = next_first[k];
+      for (unsigned k = 0; k < 4; ++k) a_slab[(k + 4) * kSlabPitch + l] = next_second[k];
+    } else {
+      b_slab[l - kTileM] = next_first;
+      b_slab[l] = next_second;
+    }
     carbide::block::sync();
     if (slab + 1 < k_size / kTileK) {
-      a_next = a.chunk<4>(a_first + (slab + 1) * (kTileK / 4));
-      b_next = b.chunk<4>(b_first + (slab + 1) * b_step);
+      const std::size_t at = first + (slab + 1) * step;
+      if (brings_a) {
+        next_first = a.chunk<4>(at);
+        next_second = a.chunk<4>(at + second);
+      } else {
+        next_first = b.chunk<4>(at);
+        next_second = b.chunk<4>(at + second);
+      }
     }
     CARBIDE_UNROLL
     for (unsigned k = 0; k < kTileK; ++k) {
       float a_column[kThreadM];
-      for (int i = 0; i < kThreadM; ++i) a_column[i] = a_slab[(ty * kThreadM + i) * 2 + k / 4][k % 4];
+      for (int i = 0; i < kThreadM; ++i) a_column[i] = a_slab[k * kSlabPitch + ty * kThreadM + i];
       const carbide::vec<float, 4> b_left = b_slab[k * (kTileN / 4) + tx * 2];
       const carbide::vec<float, 4> b_right = b_slab[k * (kTileN / 4) + tx * 2 + 1];
       for (int i = 0; i < kThreadM; ++i)
-        for (int j = 0; j < 4; ++j) {
-          sum[i][j] += a_column[i] * b_left[j];
-          sum[i][j + 4] += a_column[i] * b_right[j];
+        for (int q = 0; q < 4; ++q) {
+          sum[i][q] += a_column[i] * b_left[q];
+          sum[i][q + 4] += a_column[i] * b_right[q];
         }
     }
     carbide::block::sync();
@@ -64,7 +88,7 @@ void sgemm(carbide::span<const float> a, carbide::span<const float> b, std::uint
   if (auto mine = c.get_mut_tile<kThreadM, kThreadN>(own)) {
     for (int i = 0; i < kThreadM; ++i) {
       carbide::vec<float, kThreadN> row;
-      for (int j = 0; j < kThreadN; ++j) row[j] = sum[i][j];
+      for (int q = 0; q < kThreadN; ++q) row[q] = sum[i][q];
       mine.store_row(i, row);
     }
   }

@@ -1,7 +1,8 @@
 // The same SGEMM as a CUDA programmer writes it by hand: 128 × 128 tiles of C per block of
-// 16 × 16 threads, 8 × 8 per thread in registers, K in slabs of 8 staged in shared memory by
-// float4 loads, the next slab's loads issued before the current one is multiplied, results
-// stored as float4s. The benchmark's twin.
+// 16 × 16 threads, 8 × 8 per thread in registers, K in slabs of 8. Warps 0–3 bring A's slab (a
+// row per thread) and store it transposed with rows padded to 132; warps 4–7 bring B's. The
+// next slab's loads are issued before the current one is multiplied; results are stored as
+// float4s. The benchmark's twin.
 #include <cuda_runtime.h>
 
 #include <cstdint>
@@ -11,28 +12,39 @@ namespace reference {
 __global__ void __launch_bounds__(256, 2) sgemm(const float* __restrict__ a, const float* __restrict__ b,
                                                 std::uint32_t k_size, std::uint32_t n_size,
                                                 float* __restrict__ c) {
-  __shared__ float4 a_slab[128 * 8 / 4];  // [m][k / 4]
-  __shared__ float4 b_slab[8 * 128 / 4];  // [k][n / 4]
+  __shared__ __align__(16) float a_slab[8 * 132];  // [k][m], padded
+  __shared__ float4 b_slab[8 * 128 / 4];            // [k][n / 4]
   const unsigned tx = threadIdx.x, ty = threadIdx.y, l = ty * 16 + tx;
-  const float4* a4 = reinterpret_cast<const float4*>(a) + (size_t(blockIdx.y) * 128 + l / 2) * k_size / 4 + l % 2;
-  const float4* b4 = reinterpret_cast<const float4*>(b) + size_t(l / 32) * n_size / 4 + size_t(blockIdx.x) * 32 + l % 32;
-  const size_t b_step = 8 * size_t(n_size) / 4;
+  const bool brings_a = l < 128;
+  const unsigned j = l % 128;
+  const float4* source = reinterpret_cast<const float4*>(brings_a ? a : b) +
+                         (brings_a ? (size_t(blockIdx.y) * 128 + j) * k_size / 4
+                                   : size_t(j / 32) * n_size / 4 + size_t(blockIdx.x) * 32 + j % 32);
+  const size_t second = brings_a ? 1 : size_t(n_size);  // 4 rows of B = n_size float4s
+  const size_t step = brings_a ? 2 : 2 * size_t(n_size);
   float sum[8][8] = {};
-  float4 a_next = __ldg(a4), b_next = __ldg(b4);
+  float4 next_first = __ldg(source), next_second = __ldg(source + second);
   const size_t slabs = k_size / 8;
   for (size_t slab = 0; slab < slabs; ++slab) {
-    a_slab[l] = a_next;
-    b_slab[l] = b_next;
+    if (brings_a) {
+      a_slab[0 * 132 + l] = next_first.x, a_slab[1 * 132 + l] = next_first.y;
+      a_slab[2 * 132 + l] = next_first.z, a_slab[3 * 132 + l] = next_first.w;
+      a_slab[4 * 132 + l] = next_second.x, a_slab[5 * 132 + l] = next_second.y;
+      a_slab[6 * 132 + l] = next_second.z, a_slab[7 * 132 + l] = next_second.w;
+    } else {
+      b_slab[l - 128] = next_first;
+      b_slab[l] = next_second;
+    }
     __syncthreads();
     if (slab + 1 < slabs) {
-      a_next = __ldg(a4 + (slab + 1) * 2);
-      b_next = __ldg(b4 + (slab + 1) * b_step);
+      next_first = __ldg(source + (slab + 1) * step);
+      next_second = __ldg(source + (slab + 1) * step + second);
     }
 #pragma unroll
     for (unsigned k = 0; k < 8; ++k) {
-      float a_column[8];
-#pragma unroll
-      for (int i = 0; i < 8; ++i) a_column[i] = reinterpret_cast<const float*>(a_slab)[(ty * 8 + i) * 8 + k];
+      const float4 a_top = *reinterpret_cast<const float4*>(a_slab + k * 132 + ty * 8);
+      const float4 a_bottom = *reinterpret_cast<const float4*>(a_slab + k * 132 + ty * 8 + 4);
+      const float a_column[8] = {a_top.x, a_top.y, a_top.z, a_top.w, a_bottom.x, a_bottom.y, a_bottom.z, a_bottom.w};
       const float4 b_left = b_slab[k * 32 + tx * 2], b_right = b_slab[k * 32 + tx * 2 + 1];
 #pragma unroll
       for (int i = 0; i < 8; ++i) {

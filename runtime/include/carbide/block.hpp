@@ -74,7 +74,8 @@ template <class T, std::size_t N, unsigned Site>
 struct shared_storage {
   CARBIDE_DEVICE static shared_array<T, N> get() {
 #if defined(__CUDACC__)
-    __shared__ T storage[N];
+    // 16-byte aligned whatever T is, so that the compiler may read four floats at once.
+    __shared__ __align__(16) T storage[N];
     return shared_array<T, N>(storage);
 #else
     device_only("carbide::block::shared");
