@@ -3,7 +3,7 @@
 // it in registers, stepping through K eight columns at a time. Warps 0–3 bring A's slab, one
 // row of eight floats per thread, and store it transposed (k-major, rows padded to 132), so
 // that a thread reads its eight A values for one k as two 16-byte loads; warps 4–7 bring B's
-// slab. The next slab's loads are issued before the current one is multiplied, so their latency
+// slab, eight floats of a row each. The next slab's loads are issued before the current one is multiplied, so their latency
 // hides behind the arithmetic; two blocks fit on each SM.
 #include <carbide/carbide.hpp>
 
@@ -32,45 +32,29 @@ void sgemm(carbide::span<const float> a, carbide::span<const float> b, std::uint
   const carbide::dim3 block = carbide::thread::block_idx();
   const std::size_t n_size = c.cols();
   const unsigned l = lid.get();
-  // Thread l < 128 brings row l of A's slab (two 16-byte chunks); thread 128 + j brings B's
-  // chunks j and j + 128 (slab rows j / 32 and j / 32 + 4, columns 4·(j % 32) …).
+  // Thread l < 128 brings row l of A's slab, thread 128 + j row j / 16 of B's slab, columns
+  // 8·(j % 16) …: eight floats each, one 32-byte chunk.
   const bool brings_a = l < kTileM;
   const unsigned j = l % kTileM;
-  const std::size_t first = brings_a ? (std::size_t(block.y) * kTileM + j) * k_size / 4
-                                     : std::size_t(j / 32) * n_size / 4 + std::size_t(block.x) * (kTileN / 4) + j % 32;
-  const std::size_t second = brings_a ? 1 : 4 * n_size / 4;  // the second chunk, after the first
-  const std::size_t step = brings_a ? kTileK / 4 : kTileK * n_size / 4;  // one slab on
+  const carbide::span<const float> source = brings_a ? a : b;
+  const std::size_t first = brings_a ? (std::size_t(block.y) * kTileM + j) * k_size / 8
+                                     : std::size_t(j / 16) * n_size / 8 + std::size_t(block.x) * (kTileN / 8) + j % 16;
+  const std::size_t step = brings_a ? kTileK / 8 : kTileK * n_size / 8;  // one slab on, in chunks
   auto a_slab = carbide::block::shared<float, kTileK * kSlabPitch>();  // [k][m], padded
   auto b_slab = carbide::block::shared<carbide::vec<float, 4>, kTileK * kTileN / 4>();  // [k][n / 4]
 
   float sum[kThreadM][kThreadN] = {};
-  carbide::vec<float, 4> next_first{}, next_second{};
-  if (brings_a) {
-    next_first = a.chunk<4>(first);
-    next_second = a.chunk<4>(first + second);
-  } else {
-    next_first = b.chunk<4>(first);
-    next_second = b.chunk<4>(first + second);
-  }
+  carbide::vec<float, 8> next = source.chunk<8>(first);
   for (std::size_t slab = 0; slab < k_size / kTileK; ++slab) {
     if (l < kTileM) {
-      for (unsigned k = 0; k < 4; ++k) a_slab[k * kSlabPitch + l] = next_first[k];
-      for (unsigned k = 0; k < 4; ++k) a_slab[(k + 4) * kSlabPitch + l] = next_second[k];
+      for (unsigned k = 0; k < kTileK; ++k) a_slab[k * kSlabPitch + l] = next[k];
     } else {
-      b_slab[l - kTileM] = next_first;
-      b_slab[l] = next_second;
+      // Slab row (l − 128) / 16, float4s 2·((l − 128) % 16) and the one after: float4 2·(l − 128).
+      b_slab[2 * (l - kTileM)] = carbide::vec<float, 4>{{next[0], next[1], next[2], next[3]}};
+      b_slab[2 * (l - kTileM) + 1] = carbide::vec<float, 4>{{next[4], next[5], next[6], next[7]}};
     }
     carbide::block::sync();
-    if (slab + 1 < k_size / kTileK) {
-      const std::size_t at = first + (slab + 1) * step;
-      if (brings_a) {
-        next_first = a.chunk<4>(at);
-        next_second = a.chunk<4>(at + second);
-      } else {
-        next_first = b.chunk<4>(at);
-        next_second = b.chunk<4>(at + second);
-      }
-    }
+    if (slab + 1 < k_size / kTileK) next = source.chunk<8>(first + (slab + 1) * step);
     CARBIDE_UNROLL
     for (unsigned k = 0; k < kTileK; ++k) {
       float a_column[kThreadM];

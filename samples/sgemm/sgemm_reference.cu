@@ -1,6 +1,7 @@
 // The same SGEMM as a CUDA programmer writes it by hand: 128 × 128 tiles of C per block of
 // 16 × 16 threads, 8 × 8 per thread in registers, K in slabs of 8. Warps 0–3 bring A's slab (a
-// row per thread) and store it transposed with rows padded to 132; warps 4–7 bring B's. The
+// row per thread) and store it transposed with rows padded to 132; warps 4–7 bring B's (eight
+// floats of a row each). The
 // next slab's loads are issued before the current one is multiplied; results are stored as
 // float4s. The benchmark's twin.
 #include <cuda_runtime.h>
@@ -17,13 +18,13 @@ __global__ void __launch_bounds__(256, 2) sgemm(const float* __restrict__ a, con
   const unsigned tx = threadIdx.x, ty = threadIdx.y, l = ty * 16 + tx;
   const bool brings_a = l < 128;
   const unsigned j = l % 128;
+  // Eight floats per thread and slab: row j of A's slab, or row j / 16 of B's at columns 8·(j % 16).
   const float4* source = reinterpret_cast<const float4*>(brings_a ? a : b) +
-                         (brings_a ? (size_t(blockIdx.y) * 128 + j) * k_size / 4
-                                   : size_t(j / 32) * n_size / 4 + size_t(blockIdx.x) * 32 + j % 32);
-  const size_t second = brings_a ? 1 : size_t(n_size);  // 4 rows of B = n_size float4s
-  const size_t step = brings_a ? 2 : 2 * size_t(n_size);
+                         2 * (brings_a ? (size_t(blockIdx.y) * 128 + j) * k_size / 8
+                                       : size_t(j / 16) * n_size / 8 + size_t(blockIdx.x) * 16 + j % 16);
+  const size_t step = brings_a ? 2 : 2 * size_t(n_size);  // one slab on, in float4s
   float sum[8][8] = {};
-  float4 next_first = __ldg(source), next_second = __ldg(source + second);
+  float4 next_first = __ldg(source), next_second = __ldg(source + 1);
   const size_t slabs = k_size / 8;
   for (size_t slab = 0; slab < slabs; ++slab) {
     if (brings_a) {
@@ -32,13 +33,13 @@ __global__ void __launch_bounds__(256, 2) sgemm(const float* __restrict__ a, con
       a_slab[4 * 132 + l] = next_second.x, a_slab[5 * 132 + l] = next_second.y;
       a_slab[6 * 132 + l] = next_second.z, a_slab[7 * 132 + l] = next_second.w;
     } else {
-      b_slab[l - 128] = next_first;
-      b_slab[l] = next_second;
+      b_slab[2 * (l - 128)] = next_first;
+      b_slab[2 * (l - 128) + 1] = next_second;
     }
     __syncthreads();
     if (slab + 1 < slabs) {
       next_first = __ldg(source + (slab + 1) * step);
-      next_second = __ldg(source + (slab + 1) * step + second);
+      next_second = __ldg(source + (slab + 1) * step + 1);
     }
 #pragma unroll
     for (unsigned k = 0; k < 8; ++k) {
