@@ -33,6 +33,16 @@ class Finder : public DeviceCodeFinder<Finder> {
                           std::string(kWrap));
     return true;
   }
+  // carbide::detail is the generated code's vocabulary: detail::in_range(i), for one, skips a
+  // shared array's bounds check on the translator's proof, which user code does not have.
+  bool VisitDeclRefExpr(clang::DeclRefExpr* ref) {
+    const clang::ValueDecl* decl = ref->getDecl();
+    if (llvm::StringRef(decl->getQualifiedNameAsString()).starts_with("carbide::detail::"))
+      report(ref, "'" + decl->getQualifiedNameAsString() +
+                      "' is internal to Carbide and may skip its checks; use the public "
+                      "vocabulary, or " + kWrap);
+    return true;
+  }
   bool VisitCXXConstCastExpr(clang::CXXConstCastExpr* cast) {
     report(cast, "const_cast can make read-only memory writable; " + std::string(kWrap));
     return true;

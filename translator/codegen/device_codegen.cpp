@@ -136,7 +136,7 @@ void mark_proven_subscripts(const std::vector<const clang::CXXOperatorCallExpr*>
     const clang::Expr* index = subscript->getArg(1);
     const clang::SourceRange range = index->getSourceRange();
     if (range.getBegin().isMacroID() || range.getEnd().isMacroID()) continue;
-    rewriter.InsertTextBefore(range.getBegin(), "carbide::detail::in_range(");
+    rewriter.InsertTextBefore(range.getBegin(), "::carbide::detail::in_range(");
     rewriter.InsertTextAfterToken(range.getEnd(), ")");
   }
 }

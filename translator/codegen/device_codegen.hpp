@@ -14,7 +14,7 @@ namespace carbide::codegen {
 
 // The checked CUDA C++ for a program: every declaration the kernels reach, copied from the
 // user's file under `#line` directives, then one extern "C" __global__ entry per kernel.
-// Each subscript in `proven_in_range` is emitted as `tile[carbide::detail::in_range(i)]`,
+// Each subscript in `proven_in_range` is emitted as `tile[::carbide::detail::in_range(i)]`,
 // which skips the bounds check.
 std::string generate_device_source(
     const model::Program& program, clang::ASTContext& context, const std::string& generated_name,

@@ -17,17 +17,17 @@ void sums(carbide::span<const float> in, unsigned offset, carbide::disjoint_span
   const unsigned tx = carbide::thread::thread_idx().x, ty = carbide::thread::thread_idx().y;
   auto tile = carbide::block::shared<float, 256>();
   auto few = carbide::block::shared<float, 4>();
-  // CHECK: tile[carbide::detail::in_range(lid)] = in[lid.get()];
+  // CHECK: tile[::carbide::detail::in_range(lid)] = in[lid.get()];
   tile[lid] = in[lid.get()];
-  // CHECK: if (lid.get() < 4) few[carbide::detail::in_range(lid.get())] = 1.f;
+  // CHECK: if (lid.get() < 4) few[::carbide::detail::in_range(lid.get())] = 1.f;
   if (lid.get() < 4) few[lid.get()] = 1.f;
   carbide::block::sync();
   float sum = 0.f;
-  // CHECK: for (unsigned k = 0; k < 32; ++k) sum += tile[carbide::detail::in_range(ty * 32 + k)];
+  // CHECK: for (unsigned k = 0; k < 32; ++k) sum += tile[::carbide::detail::in_range(ty * 32 + k)];
   for (unsigned k = 0; k < 32; ++k) sum += tile[ty * 32 + k];
-  // CHECK: sum += lane.get() < 4 ? few[carbide::detail::in_range(lane.get())] : 0.f;
+  // CHECK: sum += lane.get() < 4 ? few[::carbide::detail::in_range(lane.get())] : 0.f;
   sum += lane.get() < 4 ? few[lane.get()] : 0.f;
-  // CHECK: if (tx < 16) sum += tile[carbide::detail::in_range(tx + 240)];
+  // CHECK: if (tx < 16) sum += tile[::carbide::detail::in_range(tx + 240)];
   if (tx < 16) sum += tile[tx + 240];
 
   // One past the end for the last row of threads: checked.
