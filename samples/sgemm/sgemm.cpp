@@ -33,7 +33,8 @@ void sgemm(carbide::span<const float> a, carbide::span<const float> b, std::uint
   const std::size_t n_size = c.cols();
   const unsigned l = lid.get();
   // Thread l < 128 brings row l of A's slab, thread 128 + j row j / 16 of B's slab, columns
-  // 8·(j % 16) …: eight floats each, one 32-byte chunk.
+  // 8·(j % 16) …: eight floats each, one 32-byte chunk, always whole (the host checks the
+  // multiples).
   const bool brings_a = l < kTileM;
   const unsigned j = l % kTileM;
   const carbide::span<const float> source = brings_a ? a : b;
@@ -44,7 +45,7 @@ void sgemm(carbide::span<const float> a, carbide::span<const float> b, std::uint
   auto b_slab = carbide::block::shared<carbide::vec<float, 4>, kTileK * kTileN / 4>();  // [k][n / 4]
 
   float sum[kThreadM][kThreadN] = {};
-  carbide::vec<float, 8> next = source.chunk<8>(first);
+  carbide::vec<float, 8> next = source.whole_chunk<8>(first);
   for (std::size_t slab = 0; slab < k_size / kTileK; ++slab) {
     if (l < kTileM) {
       for (unsigned k = 0; k < kTileK; ++k) a_slab[k * kSlabPitch + l] = next[k];
@@ -54,7 +55,7 @@ void sgemm(carbide::span<const float> a, carbide::span<const float> b, std::uint
       b_slab[2 * (l - kTileM) + 1] = carbide::vec<float, 4>{{next[4], next[5], next[6], next[7]}};
     }
     carbide::block::sync();
-    if (slab + 1 < k_size / kTileK) next = source.chunk<8>(first + (slab + 1) * step);
+    if (slab + 1 < k_size / kTileK) next = source.whole_chunk<8>(first + (slab + 1) * step);
     CARBIDE_UNROLL
     for (unsigned k = 0; k < kTileK; ++k) {
       float a_column[kThreadM];

@@ -13,18 +13,31 @@ namespace {
 
 constexpr unsigned kBlock = 256;
 
-// Exits 0 when the launch completes, 3 (printing the error) when the driver reports a failure.
-[[noreturn]] void copy_shifted_then_exit(std::uint32_t shift) {
+enum class Reads { Elements, WholeChunks };
+
+// Exits 0 when the launch completes with the expected copy, 4 when it completes with another,
+// 3 (printing the error) when the driver reports a failure.
+[[noreturn]] void copy_shifted_then_exit(Reads reads, std::uint32_t shift) {
   try {
     auto ctx = carbide::Context::create(0);
     auto stream = ctx.default_stream();
     const std::size_t n = kBlock * 64;
-    auto in = carbide::DeviceBuffer<float>::from_host(stream, std::vector<float>(n, 1.f));
+    std::vector<float> values(n);
+    for (std::size_t i = 0; i < n; ++i) values[i] = float(i);
+    auto in = carbide::DeviceBuffer<float>::from_host(stream, values);
     auto out = carbide::DeviceBuffer<float>::zeroed(stream, n);
     auto module = gpu_vocabulary::load(ctx);
-    module.shifted_copy(stream, module.prepare_shifted_copy(carbide::LaunchConfig1D(n / kBlock, kBlock)),
-                        in, shift, out);
-    out.to_host_vec(stream);
+    if (reads == Reads::Elements)
+      module.shifted_copy(stream, module.prepare_shifted_copy(carbide::LaunchConfig1D(n / kBlock, kBlock)),
+                          in, shift, out);
+    else
+      module.shifted_whole_chunks(
+          stream, module.prepare_shifted_whole_chunks(carbide::LaunchConfig1D(n / 4 / kBlock, kBlock)), in,
+          shift, out);
+    const std::vector<float> copied = out.to_host_vec(stream);
+    const std::size_t offset = reads == Reads::Elements ? shift : 4 * std::size_t(shift);
+    for (std::size_t i = 0; i + offset < n; ++i)
+      if (copied[i] != values[i + offset]) std::exit(4);
   } catch (const carbide::Error& error) {
     std::fprintf(stderr, "%s\n", error.what());
     std::exit(3);
@@ -35,8 +48,15 @@ constexpr unsigned kBlock = 256;
 TEST(DeviceChecks, ReadPastTheEndOfASpanFailsTheLaunchInsteadOfReadingOtherMemory) {
   CARBIDE_REQUIRE_DEVICE();
   GTEST_FLAG_SET(death_test_style, "threadsafe");
-  EXPECT_EXIT(copy_shifted_then_exit(0), testing::ExitedWithCode(0), "");
-  EXPECT_EXIT(copy_shifted_then_exit(1), testing::ExitedWithCode(3), "CUDA_ERROR_[A-Z_]+");
+  EXPECT_EXIT(copy_shifted_then_exit(Reads::Elements, 0), testing::ExitedWithCode(0), "");
+  EXPECT_EXIT(copy_shifted_then_exit(Reads::Elements, 1), testing::ExitedWithCode(3), "CUDA_ERROR_[A-Z_]+");
+}
+
+TEST(DeviceChecks, WholeChunkPastTheEndFailsTheLaunch) {
+  CARBIDE_REQUIRE_DEVICE();
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(copy_shifted_then_exit(Reads::WholeChunks, 0), testing::ExitedWithCode(0), "");
+  EXPECT_EXIT(copy_shifted_then_exit(Reads::WholeChunks, 1), testing::ExitedWithCode(3), "CUDA_ERROR_[A-Z_]+");
 }
 
 }  // namespace

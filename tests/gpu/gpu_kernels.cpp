@@ -149,4 +149,12 @@ void shifted_copy(carbide::span<const float> in, std::uint32_t shift, carbide::d
   if (float* element = out.get_mut(idx)) *element = in[idx.get() + shift];
 }
 
+// Four floats per thread through whole chunks, `shift` chunks further on.
+CARBIDE_KERNEL
+CARBIDE_LAUNCH_CONTRACT(domain = 1, block = (kBlock, 1, 1))
+void shifted_whole_chunks(carbide::span<const float> in, std::uint32_t shift, carbide::disjoint_span<float> out) {
+  auto idx = carbide::thread::index_1d();
+  if (auto mine = out.get_mut_chunk<4>(idx)) mine.store(in.whole_chunk<4>(idx.get() + shift));
+}
+
 }  // namespace gpu_vocabulary

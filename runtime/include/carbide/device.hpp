@@ -289,6 +289,25 @@ class span {
   CARBIDE_HOST_DEVICE T* begin() const { return data_; }
   CARBIDE_HOST_DEVICE T* end() const { return data_ + size_; }
 
+  // Elements [K·i, K·i+K), all of which must lie inside the view: one vector load and no
+  // branch. A chunk that reaches past the end fails the launch (it loads from address 0, as
+  // operator[] does); chunk<K> is the form for data whose last chunk may be partial.
+  template <int K>
+  CARBIDE_DEVICE vec<std::remove_const_t<T>, K> whole_chunk([[maybe_unused]] std::size_t i) const {
+#if defined(__CUDACC__)
+    using U = std::remove_const_t<T>;
+    const std::size_t first = i * K;
+#if defined(CARBIDE_CHECKED)
+    return detail::load_vec<U, K>(first + K <= size_ ? data_ + first : static_cast<U*>(nullptr));
+#else
+    return detail::load_vec<U, K>(data_ + first);
+#endif
+#else
+    detail::device_only("carbide::span::whole_chunk");
+    return {};
+#endif
+  }
+
   // Elements [K·i, K·i+K) in one vector load; past the end of a partial last chunk they read as
   // T{}. A chunk that starts past the end traps in a checked build. The full-chunk test comes
   // first, so the common case costs one comparison, as in hand-written vector code.
