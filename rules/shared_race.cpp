@@ -140,7 +140,7 @@ std::string describe(const clang::ASTContext& ast, const SharedAccess& access) {
 
 void SharedRaceRule::check(const RuleContext& context) {
   for (const clang::FunctionDecl* function : context.device.definitions()) {
-    const analysis::BarrierPhases phases = analysis::find_barrier_phases(function);
+    const analysis::BarrierPhases& phases = context.device.barrier_phases(function);
     if (phases.accesses.empty()) continue;
     const analysis::ThreadValues& values = context.device.thread_values(function);
     const analysis::IndexBounds bounds(values);

@@ -153,6 +153,13 @@ const ThreadValues& DeviceAnalysis::thread_values(const clang::FunctionDecl* fun
   return *values;
 }
 
+const BarrierPhases& DeviceAnalysis::barrier_phases(const clang::FunctionDecl* function) const {
+  auto found = barrier_phases_.find(function);
+  if (found == barrier_phases_.end())
+    found = barrier_phases_.emplace(function, find_barrier_phases(function)).first;
+  return found->second;
+}
+
 bool DeviceAnalysis::in_unsafe_block(const clang::Stmt* statement) const {
   const clang::SourceManager& sources = context_.getSourceManager();
   const clang::SourceLocation at = sources.getExpansionLoc(statement->getBeginLoc());

@@ -3,6 +3,7 @@
 // knows nothing of diagnostics; rules ask it questions and decide what to report.
 #pragma once
 
+#include "analysis/barrier_phases.hpp"
 #include "analysis/thread_values.hpp"
 #include "model/module_model.hpp"
 
@@ -54,6 +55,10 @@ class DeviceAnalysis {
   // asks.
   const ThreadValues& thread_values(const clang::FunctionDecl* function) const;
 
+  // A device function's barrier phases and shared accesses, found once for the shared-race rule
+  // and for codegen's proven subscripts.
+  const BarrierPhases& barrier_phases(const clang::FunctionDecl* function) const;
+
  private:
   Provenance provenance(const clang::Expr* pointer, int depth) const;
 
@@ -64,6 +69,7 @@ class DeviceAnalysis {
   // Every value a local pointer variable is given: its initializer and each assignment.
   std::map<const clang::VarDecl*, std::vector<const clang::Expr*>> pointer_sources_;
   mutable std::map<const clang::FunctionDecl*, std::unique_ptr<ThreadValues>> thread_values_;
+  mutable std::map<const clang::FunctionDecl*, BarrierPhases> barrier_phases_;
 };
 
 // True for a thread-index witness type (carbide::thread::*_witness), seen through references,

@@ -35,7 +35,6 @@ std::optional<IndexRange> fitted(std::optional<IndexRange> range, clang::QualTyp
 }
 
 std::optional<IndexRange> combine(clang::BinaryOperatorKind op, IndexRange a, IndexRange b) {
-  using clang::BinaryOperatorKind;
   switch (op) {
     case clang::BO_Add: return IndexRange{a.low + b.low, a.high + b.high};
     case clang::BO_Sub: return IndexRange{a.low - b.high, a.high - b.low};
@@ -70,7 +69,7 @@ bool is_witness_get(const clang::Expr* expr, llvm::StringRef witness) {
          call->getMethodDecl()->getParent()->getQualifiedNameAsString() == witness;
 }
 
-// Every use of `var` in `root` other than inside `except`.
+// Every use of `var` in a function body, other than inside `except`.
 class UseFinder : public clang::RecursiveASTVisitor<UseFinder> {
  public:
   UseFinder(const clang::VarDecl* var, const clang::Stmt* except) : var_(var), except_(except) {}
@@ -88,6 +87,25 @@ class UseFinder : public clang::RecursiveASTVisitor<UseFinder> {
   const clang::VarDecl* var_;
   const clang::Stmt* except_;
 };
+
+// `piece.rows()`, `piece.cols()` of a tile_mut<T, R, C> and `piece.size()` of a chunk_mut<T, K>:
+// at most the piece's compile-time extent.
+std::optional<IndexRange> piece_extent(const clang::Expr* expr) {
+  const auto* call = llvm::dyn_cast<clang::CXXMemberCallExpr>(expr);
+  const clang::CXXMethodDecl* method = call ? call->getMethodDecl() : nullptr;
+  if (method == nullptr || !method->getIdentifier()) return std::nullopt;
+  const auto* piece = llvm::dyn_cast<clang::ClassTemplateSpecializationDecl>(method->getParent());
+  if (piece == nullptr) return std::nullopt;
+  const std::string type = piece->getQualifiedNameAsString();
+  const llvm::StringRef name = method->getName();
+  int argument = -1;
+  if (type == "carbide::tile_mut") argument = name == "rows" ? 1 : name == "cols" ? 2 : -1;
+  if (type == "carbide::chunk_mut" && name == "size") argument = 1;
+  if (argument < 0) return std::nullopt;
+  const clang::TemplateArgument& extent = piece->getTemplateArgs()[unsigned(argument)];
+  if (extent.getKind() != clang::TemplateArgument::Integral) return std::nullopt;
+  return IndexRange{0, extent.getAsIntegral().getExtValue()};
+}
 
 // The variables declared in the head of a for loop, with their loop.
 class LoopCounterFinder : public clang::RecursiveASTVisitor<LoopCounterFinder> {
@@ -120,25 +138,6 @@ bool IndexBounds::only_read(const clang::VarDecl* var, const clang::Stmt* except
     if (cast == nullptr || cast->getCastKind() != clang::CK_LValueToRValue) return false;
   }
   return true;
-}
-
-// `piece.rows()`, `piece.cols()` of a tile_mut<T, R, C> and `piece.size()` of a chunk_mut<T, K>:
-// at most the piece's compile-time extent.
-static std::optional<IndexRange> piece_extent(const clang::Expr* expr) {
-  const auto* call = llvm::dyn_cast<clang::CXXMemberCallExpr>(expr);
-  const clang::CXXMethodDecl* method = call ? call->getMethodDecl() : nullptr;
-  if (method == nullptr || !method->getIdentifier()) return std::nullopt;
-  const auto* piece = llvm::dyn_cast<clang::ClassTemplateSpecializationDecl>(method->getParent());
-  if (piece == nullptr) return std::nullopt;
-  const std::string type = piece->getQualifiedNameAsString();
-  const llvm::StringRef name = method->getName();
-  int argument = -1;
-  if (type == "carbide::tile_mut") argument = name == "rows" ? 1 : name == "cols" ? 2 : -1;
-  if (type == "carbide::chunk_mut" && name == "size") argument = 1;
-  if (argument < 0) return std::nullopt;
-  const clang::TemplateArgument& extent = piece->getTemplateArgs()[unsigned(argument)];
-  if (extent.getKind() != clang::TemplateArgument::Integral) return std::nullopt;
-  return IndexRange{0, extent.getAsIntegral().getExtValue()};
 }
 
 std::optional<IndexRange> IndexBounds::vocabulary_value(const clang::Expr* expr) const {

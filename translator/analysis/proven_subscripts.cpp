@@ -1,6 +1,5 @@
 #include "analysis/proven_subscripts.hpp"
 
-#include "analysis/barrier_phases.hpp"
 #include "analysis/index_bounds.hpp"
 
 #include <clang/AST/DeclTemplate.h>
@@ -27,7 +26,7 @@ std::vector<const clang::CXXOperatorCallExpr*> proven_shared_subscripts(const De
     if (function->isTemplated() || function->isTemplateInstantiation()) continue;
     const ThreadValues& values = device.thread_values(function);
     const IndexBounds bounds(values);
-    for (const SharedAccess& access : find_barrier_phases(function).accesses) {
+    for (const SharedAccess& access : device.barrier_phases(function).accesses) {
       const auto* subscript = llvm::dyn_cast<clang::CXXOperatorCallExpr>(access.expr);
       if (subscript == nullptr) continue;
       const auto extent = static_extent(subscript->getArg(0));
