@@ -296,9 +296,17 @@ class span {
   CARBIDE_DEVICE vec<std::remove_const_t<T>, K> whole_chunk([[maybe_unused]] std::size_t i) const {
 #if defined(__CUDACC__)
     using U = std::remove_const_t<T>;
+    using Values = vec<U, K>;
     const std::size_t first = i * K;
 #if defined(CARBIDE_CHECKED)
-    return detail::load_vec<U, K>(first + K <= size_ ? data_ + first : static_cast<U*>(nullptr));
+    // Address 0 is safe to select only for the vector loads, which are inline asm (__ldg); a
+    // narrower vec loads element by element in plain C++ and checks with a branch instead.
+    if constexpr (alignof(Values) >= 8) {
+      return detail::load_vec<U, K>(first + K <= size_ ? data_ + first : static_cast<U*>(nullptr));
+    } else {
+      if (first + K > size_) detail::fail_check();
+      return detail::load_vec<U, K>(data_ + first);
+    }
 #else
     return detail::load_vec<U, K>(data_ + first);
 #endif
