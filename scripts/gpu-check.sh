@@ -48,6 +48,16 @@ if command -v compute-sanitizer > /dev/null; then
 fi
 if [ -x "$build/bench/carbide_bench" ]; then
   echo "== carbide_bench" | tee -a "$out/bench.log"
+  # The clocks while the bench runs, sampled every 200 ms, summarized under the table.
+  nvidia-smi --query-gpu=clocks.sm,clocks.mem,power.draw,temperature.gpu --format=csv,noheader,nounits \
+    -lms 200 > "$out/clocks.csv" 2>/dev/null &
+  sampler=$!
   "$build/bench/carbide_bench" "$out/bench.md" 2>&1 | tee -a "$out/bench.log" || status=1
+  kill "$sampler" 2>/dev/null; wait "$sampler" 2>/dev/null
+  # SM clock, memory clock, power, temperature; only samples taken while a kernel ran (SM > 1 GHz).
+  awk -F', *' 'NF >= 4 && $1 > 1000 {print $1, $2, $3, $4}' "$out/clocks.csv" | sort -n |
+    awk '{sm[NR] = $1; mem = $2; if ($3 > power) power = $3; if ($4 > hot) hot = $4}
+      END {if (NR) printf "\nClocks under load (%d samples of 200 ms with the SM above 1 GHz): SM median %d MHz (%d-%d), memory %d MHz, power up to %.0f W, up to %d C.\n",
+                          NR, sm[int((NR + 1) / 2)], sm[1], sm[NR], mem, power, hot}' | tee -a "$out/bench.md"
 fi
 exit $status
