@@ -136,6 +136,41 @@ std::string describe(const clang::ASTContext& ast, const SharedAccess& access) {
   return "'" + source_text(ast, access.expr) + "'";
 }
 
+const clang::LambdaExpr* enclosing_lambda(const analysis::ThreadValues& values, const clang::Stmt* statement) {
+  for (const clang::Stmt* parent = values.parents().getParent(statement); parent;
+       parent = values.parents().getParent(parent))
+    if (const auto* lambda = llvm::dyn_cast<clang::LambdaExpr>(parent)) return lambda;
+  return nullptr;
+}
+
+// The phases are found one function at a time, with a lambda's body where it is written. An
+// array that arrives as a parameter, or an access inside a lambda, could meet the caller's
+// accesses in a phase the checker never sees: it says so rather than pass them unchecked.
+void report_unfollowed(const RuleContext& context, std::string_view rule,
+                       const analysis::ThreadValues& values, const std::vector<SharedAccess>& accesses) {
+  std::set<const void*> reported;
+  for (const SharedAccess& access : accesses) {
+    std::string message;
+    const void* key = nullptr;
+    if (access.tile && llvm::isa<clang::ParmVarDecl>(access.tile)) {
+      key = access.tile;
+      message = "'" + access.tile->getNameAsString() +
+                "' is a shared array passed in as a parameter: the checker reads one function at "
+                "a time and cannot see what the caller does with it between the same barriers; "
+                "index the array in the function that declares it, and pass values instead";
+    } else if (const clang::LambdaExpr* lambda = enclosing_lambda(values, access.expr)) {
+      key = lambda;
+      message = describe(context.ast, access) +
+                " is inside a lambda: the checker places a lambda's body where it is written, "
+                "not where it is called, so it cannot order this access against the barriers; "
+                "write the access in the enclosing function";
+    }
+    if (key == nullptr || !reported.insert(key).second) continue;
+    context.reporter.report(finding(rule, diag::Severity::Error, access.expr->getBeginLoc(),
+                                    std::move(message), access.expr->getSourceRange()));
+  }
+}
+
 }  // namespace
 
 void SharedRaceRule::check(const RuleContext& context) {
@@ -143,6 +178,7 @@ void SharedRaceRule::check(const RuleContext& context) {
     const analysis::BarrierPhases& phases = context.device.barrier_phases(function);
     if (phases.accesses.empty()) continue;
     const analysis::ThreadValues& values = context.device.thread_values(function);
+    report_unfollowed(context, name(), values, phases.accesses);
     const analysis::IndexBounds bounds(values);
     std::vector<Located> accesses;
     for (const SharedAccess& access : phases.accesses)

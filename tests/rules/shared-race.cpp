@@ -269,4 +269,36 @@ void shared_histogram(carbide::span<const unsigned> values, carbide::atomic_span
   bins.fetch_add(lid.get(), counts[lid]);
 }
 
+// A helper that fills a tile its caller declared: the caller's accesses between the same
+// barriers are out of the checker's sight.
+void fill(carbide::shared_array<float, kBlock> staged, const carbide::thread::local_index_witness& lid) {
+  staged[lid] = 1.f;
+  // CHECK: shared-race.cpp:[[@LINE-1]]:3: error: 'staged' is a shared array passed in as a parameter
+}
+
+CARBIDE_KERNEL
+CARBIDE_LAUNCH_CONTRACT(domain = 1, block = (kBlock, 1, 1))
+void fill_through_helper(carbide::disjoint_span<float> out) {
+  auto idx = carbide::thread::index_1d();
+  auto lid = carbide::thread::local_index();
+  auto tile = carbide::block::shared<float, kBlock>();
+  fill(tile, lid);
+  if (float* o = out.get_mut(idx)) *o = tile[(lid.get() + 1) % kBlock];
+}
+
+// A lambda that writes the tile, called after the barrier that was meant to order it.
+CARBIDE_KERNEL
+CARBIDE_LAUNCH_CONTRACT(domain = 1, block = (kBlock, 1, 1))
+void fill_in_lambda(carbide::disjoint_span<float> out) {
+  auto idx = carbide::thread::index_1d();
+  auto lid = carbide::thread::local_index();
+  auto tile = carbide::block::shared<float, kBlock>();
+  const unsigned mine = lid.get();
+  auto store = [&](float value) { tile[mine] = value; };
+  // CHECK: shared-race.cpp:[[@LINE-1]]:35: error: 'tile[mine]' is inside a lambda
+  carbide::block::sync();
+  store(2.f);
+  if (float* o = out.get_mut(idx)) *o = tile[(lid.get() + 1) % kBlock];
+}
+
 }  // namespace kernels
