@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <iterator>
 #include <optional>
 #include <set>
 
@@ -38,15 +39,19 @@ std::vector<const clang::Stmt*> enclosing_loops(const analysis::ThreadValues& va
 
 // Variables a loop without a barrier changes: two accesses of different iterations run in one
 // phase, each seeing its own value of them.
-std::set<std::string> iteration_variant_symbols(const analysis::ThreadValues& values,
-                                                const clang::Stmt* a, const clang::Stmt* b) {
+// The symbols of `a`'s and `b`'s index forms that may take another value in another iteration
+// of a barrier-free loop around both: variables the loop assigns or declares, and values
+// computed by expressions inside it.
+std::set<std::string> iteration_variant_symbols(const analysis::ThreadValues& values, const Located& a,
+                                                const Located& b) {
   std::set<std::string> keys;
-  const auto loops_b = enclosing_loops(values, b);
-  for (const clang::Stmt* loop : enclosing_loops(values, a)) {
+  const auto loops_b = enclosing_loops(values, b.access->expr);
+  for (const clang::Stmt* loop : enclosing_loops(values, a.access->expr)) {
     if (std::find(loops_b.begin(), loops_b.end(), loop) == loops_b.end()) continue;
     if (analysis::contains_barrier(loop)) continue;
-    struct Assigned : clang::RecursiveASTVisitor<Assigned> {
+    struct Changing : clang::RecursiveASTVisitor<Changing> {
       std::set<std::string>* keys;
+      const clang::ASTContext* context;
       void add(const clang::Expr* target) {
         if (const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(target->IgnoreParenImpCasts()))
           keys->insert(analysis::symbol_key(ref->getDecl()));
@@ -59,11 +64,31 @@ std::set<std::string> iteration_variant_symbols(const analysis::ThreadValues& va
         if (op->isIncrementDecrementOp()) add(op->getSubExpr());
         return true;
       }
-    } assigned;
-    assigned.keys = &keys;
-    assigned.TraverseStmt(const_cast<clang::Stmt*>(loop));
+      bool VisitVarDecl(clang::VarDecl* var) {
+        keys->insert(analysis::symbol_key(var));
+        return true;
+      }
+      bool VisitExpr(clang::Expr* expr) {
+        keys->insert(std::to_string(expr->getID(*context)));  // an expression's own symbol
+        return true;
+      }
+    } changing;
+    changing.keys = &keys;
+    changing.context = &values.context();
+    changing.TraverseStmt(const_cast<clang::Stmt*>(loop));
   }
-  return keys;
+  // Only the symbols the two forms use matter.
+  std::set<std::string> used;
+  for (const Located* access : {&a, &b}) {
+    for (const auto& [key, coefficient] : access->index->symbols) used.insert(key);
+    for (const auto* bounds : {&access->range.upper, &access->range.lower})
+      for (const Affine& bound : *bounds)
+        for (const auto& [key, coefficient] : bound.symbols) used.insert(key);
+  }
+  std::set<std::string> variant;
+  std::set_intersection(keys.begin(), keys.end(), used.begin(), used.end(),
+                        std::inserter(variant, variant.begin()));
+  return variant;
 }
 
 Affine renamed(Affine form, const std::set<std::string>& keys) {
@@ -126,7 +151,7 @@ bool provably_distinct(const analysis::ThreadValues& values, const Located& a, c
     return true;
   if (!a.index || !b.index) return false;
   if (!analysis::distinct_for_different_threads(*a.index, a.range, *b.index, b.range, values.shape())) return false;
-  const auto variant = iteration_variant_symbols(values, a.access->expr, b.access->expr);
+  const auto variant = iteration_variant_symbols(values, a, b);
   return variant.empty() || distinct_across_iterations(a, b, variant, values.shape()) ||
          analysis::distinct_for_different_threads(*a.index, a.range, renamed(*b.index, variant),
                                                   renamed(b.range, variant), values.shape());

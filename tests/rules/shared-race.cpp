@@ -301,4 +301,22 @@ void fill_in_lambda(carbide::disjoint_span<float> out) {
   if (float* o = out.get_mut(idx)) *o = tile[(lid.get() + 1) % kBlock];
 }
 
+// Rows picked by a value computed anew in each iteration: iteration 0 of thread 64 and
+// iteration 3 of thread 0 both write slot 64.
+CARBIDE_KERNEL
+CARBIDE_LAUNCH_CONTRACT(domain = 1, block = (kBlock, 1, 1))
+void shuffled_rows(carbide::disjoint_span<float> out) {
+  auto idx = carbide::thread::index_1d();
+  auto lid = carbide::thread::local_index();
+  auto tile = carbide::block::shared<float, 4 * kBlock>();
+  for (unsigned k = 0; k < 4; ++k) {
+    const unsigned offset = (k * 3) % 4 * 64;
+    tile[offset + lid.get()] = float(k);
+    // CHECK: shared-race.cpp:[[@LINE-1]]:5: error: 'tile[offset + lid.get()]' may write the same slot of 'tile' from different threads
+    // CHECK: note: the checker could not prove
+  }
+  carbide::block::sync();
+  if (float* o = out.get_mut(idx)) *o = tile[lid];
+}
+
 }  // namespace kernels
