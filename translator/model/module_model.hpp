@@ -30,6 +30,7 @@ enum class UnsupportedParam {
   NotTriviallyCopyable,
   MutableSharedView,    // carbide::span<T> with a non-const T
   UnnameableScalar,     // a scalar type the generated API cannot declare
+  DeclaredInHeader,     // a record from one of the user's headers, which device code does not get
 };
 
 // Views whose buffer no other argument of the same launch may share.

@@ -93,12 +93,22 @@ Parameter classify_parameter(const clang::ParmVarDecl* param, clang::ASTContext&
   }
   if (const auto* record = type->getAsCXXRecordDecl()) {
     const clang::SourceManager& sources = context.getSourceManager();
-    if (sources.isInMainFile(sources.getExpansionLoc(record->getLocation()))) {
+    const clang::SourceLocation at = sources.getExpansionLoc(record->getLocation());
+    // Device code is copied from the translated file only; a record from one of the user's own
+    // headers is still declared for the API header, so that the rule can say what to do.
+    const bool in_user_header =
+        !sources.isInMainFile(at) && !sources.isInSystemHeader(at) &&
+        !llvm::StringRef(record->getQualifiedNameAsString()).starts_with("carbide::");
+    if (sources.isInMainFile(at) || in_user_header) {
       if (!declared_at_namespace_scope(record)) {
         result.unsupported = UnsupportedParam::UnnameableScalar;
         return result;
       }
       result.forward_declaration = forward_declaration(record);
+      if (in_user_header) {
+        result.unsupported = UnsupportedParam::DeclaredInHeader;
+        return result;
+      }
     }
   } else if (const auto* enumeration = type->getAs<clang::EnumType>()) {
     const clang::SourceManager& sources = context.getSourceManager();

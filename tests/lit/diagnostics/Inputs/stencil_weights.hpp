@@ -1,0 +1,9 @@
+#pragma once
+
+namespace stencil {
+
+struct Weights {
+  float tap[9];
+};
+
+}  // namespace stencil
