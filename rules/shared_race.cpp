@@ -37,9 +37,8 @@ std::vector<const clang::Stmt*> enclosing_loops(const analysis::ThreadValues& va
   return loops;
 }
 
-// Variables a loop without a barrier changes: two accesses of different iterations run in one
-// phase, each seeing its own value of them.
-// The symbols of `a`'s and `b`'s index forms that may take another value in another iteration
+// Two accesses of different iterations of a barrier-free loop run in one phase, each seeing
+// its own values. The symbols of `a`'s and `b`'s index forms that may take another value in another iteration
 // of a barrier-free loop around both: variables the loop assigns or declares, and values
 // computed by expressions inside it.
 std::set<std::string> iteration_variant_symbols(const analysis::ThreadValues& values, const Located& a,

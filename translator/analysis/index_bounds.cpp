@@ -13,13 +13,6 @@ namespace {
 
 constexpr int kMaxDepth = 16;
 
-std::optional<std::int64_t> constant_value(const clang::Expr* expr, const clang::ASTContext& context) {
-  if (expr->isValueDependent() || !expr->getType()->isIntegralOrEnumerationType()) return std::nullopt;
-  clang::Expr::EvalResult result;
-  if (!expr->EvaluateAsInt(result, context)) return std::nullopt;
-  return result.Val.getInt().getExtValue();
-}
-
 // The range clipped to what `type` holds; empty when the value could wrap.
 std::optional<IndexRange> fitted(std::optional<IndexRange> range, clang::QualType type,
                                  const clang::ASTContext& context) {
@@ -60,13 +53,6 @@ std::optional<IndexRange> combine(clang::BinaryOperatorKind op, IndexRange a, In
       return IndexRange{a.low >> b.high, a.high >> b.low};
     default: return std::nullopt;
   }
-}
-
-bool is_witness_get(const clang::Expr* expr, llvm::StringRef witness) {
-  const auto* call = llvm::dyn_cast<clang::CXXMemberCallExpr>(expr);
-  return call && call->getMethodDecl() && call->getMethodDecl()->getIdentifier() &&
-         call->getMethodDecl()->getName() == "get" &&
-         call->getMethodDecl()->getParent()->getQualifiedNameAsString() == witness;
 }
 
 // Every use of `var` in a function body, other than inside `except`.
@@ -175,7 +161,7 @@ std::optional<IndexRange> IndexBounds::loop_counter_range(const clang::ForStmt& 
     step = 1;
   else if (const auto* compound = llvm::dyn_cast_or_null<clang::CompoundAssignOperator>(increment);
            compound && compound->getOpcode() == clang::BO_AddAssign)
-    if (auto amount = constant_value(compound->getRHS(), values_.context()); amount && *amount > 0)
+    if (auto amount = constant_of(compound->getRHS(), values_.context()); amount && *amount > 0)
       step = *amount;
   if (step == 0 || !only_read(counter, loop.getInc())) return std::nullopt;
   const auto start = range(counter->getInit(), {}, depth + 1);
@@ -203,8 +189,7 @@ std::optional<IndexRange> IndexBounds::range_at(const clang::Expr* expr,
 
 std::optional<IndexRange> IndexBounds::subscript_range(const clang::Expr* index,
                                                        const clang::Stmt* site) const {
-  const clang::CXXRecordDecl* type = index->getType()->getAsCXXRecordDecl();
-  if (type && type->getQualifiedNameAsString() == "carbide::thread::local_index_witness") {
+  if (is_local_witness(index)) {
     if (auto threads = values_.shape().threads()) return IndexRange{0, __int128(*threads) - 1};
     return std::nullopt;
   }
@@ -281,7 +266,7 @@ std::optional<IndexRange> IndexBounds::unnarrowed(const clang::Expr* expr, const
                                                   int depth) const {
   if (depth > kMaxDepth || expr == nullptr) return std::nullopt;
   clang::ASTContext& context = values_.context();
-  if (auto value = constant_value(expr, context)) return IndexRange{*value, *value};
+  if (auto value = constant_of(expr, context)) return IndexRange{*value, *value};
   const clang::Expr* bare = expr->IgnoreParens();
   if (const auto* cast = llvm::dyn_cast<clang::CastExpr>(bare)) {
     if (cast->getCastKind() == clang::CK_IntegralCast || cast->getCastKind() == clang::CK_NoOp ||

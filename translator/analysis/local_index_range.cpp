@@ -19,10 +19,7 @@ bool provably_non_negative(const Affine& form) {
 }
 
 bool is_lane_read(const clang::Expr* expr) {
-  const auto* call = llvm::dyn_cast<clang::CXXMemberCallExpr>(expr->IgnoreParenImpCasts());
-  return call && call->getMethodDecl() && call->getMethodDecl()->getName() == "get" &&
-         call->getMethodDecl()->getParent()->getQualifiedNameAsString() ==
-             "carbide::thread::lane_witness";
+  return is_witness_get(expr->IgnoreParenImpCasts(), "carbide::thread::lane_witness");
 }
 
 // `lane.get()` and `L % 32` are both the lane when blocks are one-dimensional rows of warps.
@@ -146,8 +143,7 @@ LocalRange local_range_for(const ThreadValues& values, const clang::Stmt* statem
 
 std::optional<Affine> index_form(const ThreadValues& values, const clang::Expr* index) {
   const clang::Expr* stripped = index->IgnoreParenImpCasts();
-  if (const auto* record = stripped->getType()->getAsCXXRecordDecl();
-      record && record->getQualifiedNameAsString() == "carbide::thread::local_index_witness") {
+  if (is_local_witness(stripped)) {
     Affine local;
     local.local = 1;
     return local;

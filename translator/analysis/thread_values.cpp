@@ -51,6 +51,8 @@ class DefinitionCollector : public clang::RecursiveASTVisitor<DefinitionCollecto
   }
 };
 
+}  // namespace
+
 std::optional<std::int64_t> constant_of(const clang::Expr* expr, const clang::ASTContext& context) {
   if (expr->isValueDependent() || !expr->getType()->isIntegralOrEnumerationType()) return std::nullopt;
   clang::Expr::EvalResult result;
@@ -58,15 +60,17 @@ std::optional<std::int64_t> constant_of(const clang::Expr* expr, const clang::AS
   return result.Val.getInt().getExtValue();
 }
 
-bool is_local_index_read(const clang::Expr* expr) {
+bool is_witness_get(const clang::Expr* expr, llvm::StringRef witness) {
   const auto* call = llvm::dyn_cast<clang::CXXMemberCallExpr>(expr);
-  if (call == nullptr || call->getMethodDecl() == nullptr) return false;
-  return call->getMethodDecl()->getName() == "get" &&
-         call->getMethodDecl()->getParent()->getQualifiedNameAsString() ==
-             "carbide::thread::local_index_witness";
+  return call && call->getMethodDecl() && call->getMethodDecl()->getIdentifier() &&
+         call->getMethodDecl()->getName() == "get" &&
+         call->getMethodDecl()->getParent()->getQualifiedNameAsString() == witness;
 }
 
-}  // namespace
+bool is_local_witness(const clang::Expr* expr) {
+  const clang::CXXRecordDecl* type = expr->getType()->getAsCXXRecordDecl();
+  return type && type->getQualifiedNameAsString() == "carbide::thread::local_index_witness";
+}
 
 Affine Affine::plus(const Affine& other, std::int64_t sign) const {
   Affine sum = *this;
@@ -248,7 +252,7 @@ std::optional<Affine> ThreadValues::affine(const clang::Expr* expr, int depth) c
     constant.constant = *value;
     return constant;
   }
-  if (is_local_index_read(expr)) {
+  if (is_witness_get(expr, "carbide::thread::local_index_witness")) {
     Affine local;
     local.local = 1;
     return local;

@@ -5,6 +5,7 @@
 
 #include <clang/AST/ASTContext.h>
 #include <clang/AST/ParentMap.h>
+#include <llvm/ADT/StringRef.h>
 
 #include <algorithm>
 #include <cstdint>
@@ -88,6 +89,15 @@ class ThreadValues {
 
 // The name an affine form gives a uniform variable.
 std::string symbol_key(const clang::ValueDecl* variable);
+
+// The value of an integer constant expression.
+std::optional<std::int64_t> constant_of(const clang::Expr* expr, const clang::ASTContext& context);
+
+// True for `w.get()` on a witness of type `witness`, e.g. "carbide::thread::lane_witness".
+bool is_witness_get(const clang::Expr* expr, llvm::StringRef witness);
+
+// True when `expr` is the block-local witness itself (`tile[lid]`).
+bool is_local_witness(const clang::Expr* expr);
 
 // Qualified name of a call's callee ("" when indirect), e.g. "carbide::block::sync".
 std::string callee_name(const clang::Expr* expr);
