@@ -3,7 +3,8 @@
 // it in registers, stepping through K eight columns at a time. Warps 0–3 bring A's slab, one
 // row of eight floats per thread, and store it transposed (k-major, rows padded to 132), so
 // that a thread reads its eight A values for one k as two 16-byte loads; warps 4–7 bring B's
-// slab, eight floats of a row each. The next slab's loads are issued before the current one is multiplied, so their latency
+// slab, eight floats of a row each, and store each half-row 64 columns from the other, so that
+// a thread reads its eight B values as two conflict-free 16-byte loads. The next slab's loads are issued before the current one is multiplied, so their latency
 // hides behind the arithmetic; two blocks fit on each SM.
 #include <carbide/carbide.hpp>
 
@@ -50,9 +51,11 @@ void sgemm(carbide::span<const float> a, carbide::span<const float> b, std::uint
     if (l < kTileM) {
       for (unsigned k = 0; k < kTileK; ++k) a_slab[k * kSlabPitch + l] = next[k];
     } else {
-      // Slab row (l − 128) / 16, float4s 2·((l − 128) % 16) and the one after: float4 2·(l − 128).
-      b_slab[2 * (l - kTileM)] = carbide::vec<float, 4>{{next[0], next[1], next[2], next[3]}};
-      b_slab[2 * (l - kTileM) + 1] = carbide::vec<float, 4>{{next[4], next[5], next[6], next[7]}};
+      // Thread (tx, ty ≥ 8) brought row ty − 8 of B's slab, columns 8·tx …: the left half goes
+      // to float4 tx of the slab row and the right half to float4 16 + tx, so that the reads
+      // below, a quarter-warp's eight consecutive float4s, meet in no bank.
+      b_slab[(ty - 8) * (kTileN / 4) + tx] = carbide::vec<float, 4>{{next[0], next[1], next[2], next[3]}};
+      b_slab[(ty - 8) * (kTileN / 4) + 16 + tx] = carbide::vec<float, 4>{{next[4], next[5], next[6], next[7]}};
     }
     carbide::block::sync();
     if (slab + 1 < k_size / kTileK) next = source.whole_chunk<8>(first + (slab + 1) * step);
@@ -60,8 +63,8 @@ void sgemm(carbide::span<const float> a, carbide::span<const float> b, std::uint
     for (unsigned k = 0; k < kTileK; ++k) {
       float a_column[kThreadM];
       for (int i = 0; i < kThreadM; ++i) a_column[i] = a_slab[k * kSlabPitch + ty * kThreadM + i];
-      const carbide::vec<float, 4> b_left = b_slab[k * (kTileN / 4) + tx * 2];
-      const carbide::vec<float, 4> b_right = b_slab[k * (kTileN / 4) + tx * 2 + 1];
+      const carbide::vec<float, 4> b_left = b_slab[k * (kTileN / 4) + tx];
+      const carbide::vec<float, 4> b_right = b_slab[k * (kTileN / 4) + 16 + tx];
       for (int i = 0; i < kThreadM; ++i)
         for (int q = 0; q < 4; ++q) {
           sum[i][q] += a_column[i] * b_left[q];

@@ -1,8 +1,8 @@
 // The same SGEMM as a CUDA programmer writes it by hand: 128 × 128 tiles of C per block of
 // 16 × 16 threads, 8 × 8 per thread in registers, K in slabs of 8. Warps 0–3 bring A's slab (a
 // row per thread) and store it transposed with rows padded to 132; warps 4–7 bring B's (eight
-// floats of a row each). The
-// next slab's loads are issued before the current one is multiplied; results are stored as
+// floats of a row each, the two halves stored 64 columns apart so that reads are conflict-free).
+// The next slab's loads are issued before the current one is multiplied; results are stored as
 // float4s. The benchmark's twin.
 #include <cuda_runtime.h>
 
@@ -33,8 +33,9 @@ __global__ void __launch_bounds__(256, 2) sgemm(const float* __restrict__ a, con
       a_slab[4 * 132 + l] = next_second.x, a_slab[5 * 132 + l] = next_second.y;
       a_slab[6 * 132 + l] = next_second.z, a_slab[7 * 132 + l] = next_second.w;
     } else {
-      b_slab[2 * (l - 128)] = next_first;
-      b_slab[2 * (l - 128) + 1] = next_second;
+      // Row ty − 8 of the slab: the left half at float4 tx, the right half at 16 + tx.
+      b_slab[(ty - 8) * 32 + tx] = next_first;
+      b_slab[(ty - 8) * 32 + 16 + tx] = next_second;
     }
     __syncthreads();
     if (slab + 1 < slabs) {
@@ -46,7 +47,7 @@ __global__ void __launch_bounds__(256, 2) sgemm(const float* __restrict__ a, con
       const float4 a_top = *reinterpret_cast<const float4*>(a_slab + k * 132 + ty * 8);
       const float4 a_bottom = *reinterpret_cast<const float4*>(a_slab + k * 132 + ty * 8 + 4);
       const float a_column[8] = {a_top.x, a_top.y, a_top.z, a_top.w, a_bottom.x, a_bottom.y, a_bottom.z, a_bottom.w};
-      const float4 b_left = b_slab[k * 32 + tx * 2], b_right = b_slab[k * 32 + tx * 2 + 1];
+      const float4 b_left = b_slab[k * 32 + tx], b_right = b_slab[k * 32 + 16 + tx];
 #pragma unroll
       for (int i = 0; i < 8; ++i) {
         sum[i][0] += a_column[i] * b_left.x;

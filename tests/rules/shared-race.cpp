@@ -146,6 +146,23 @@ void overlapping_rows_2d(carbide::span<const float> in, carbide::disjoint_span2d
   if (float* o = out.get_mut(own)) *o = tile[tx * 33 + ty];
 }
 
+// Each thread of a 16-wide block stores two halves of its row of a slab eight slots apart: the
+// second half of thread tx meets the first half of thread tx + 8.
+CARBIDE_KERNEL
+CARBIDE_LAUNCH_CONTRACT(domain = 2, block = (16, 16, 1))
+void overlapping_halves(carbide::span<const float> in, carbide::disjoint_span2d<float> out) {
+  auto own = carbide::thread::index_2d();
+  const unsigned tx = carbide::thread::thread_idx().x, ty = carbide::thread::thread_idx().y;
+  auto slab = carbide::block::shared<float, 16 * 32>();
+  slab[ty * 32 + tx] = in[tx];
+  slab[ty * 32 + 8 + tx] = in[tx + 8];
+  // CHECK: shared-race.cpp:[[@LINE-1]]:3: error: 'slab[ty * 32 + 8 + tx]' and 'slab[ty * 32 + tx]' may write the same slot of 'slab' from different threads in one barrier phase
+  // CHECK: note: the write in the same phase
+  // CHECK: note: the checker could not prove
+  carbide::block::sync();
+  if (float* o = out.get_mut(own)) *o = slab[tx * 32 + ty];
+}
+
 // Good: the textbook forms.
 CARBIDE_KERNEL
 CARBIDE_LAUNCH_CONTRACT(domain = 1, block = (kBlock, 1, 1))
@@ -254,6 +271,22 @@ void halo_slots(carbide::span<const float> in, carbide::disjoint_span<float> out
   if (lid.get() == 1) tile[kBlock + 1] = 0.f;
   carbide::block::sync();
   if (float* o = out.get_mut(idx)) *o = tile[lid.get()] + tile[lid.get() + 2];
+}
+
+// Good: the lower half of a 16 × 16 block stores each thread's eight columns of a slab row as two
+// halves 16 slots apart (sgemm's conflict-free layout of B): no two threads meet.
+CARBIDE_KERNEL
+CARBIDE_LAUNCH_CONTRACT(domain = 2, block = (16, 16, 1))
+void split_halves(carbide::span<const float> in, carbide::disjoint_span2d<float> out) {
+  auto own = carbide::thread::index_2d();
+  const unsigned tx = carbide::thread::thread_idx().x, ty = carbide::thread::thread_idx().y;
+  auto slab = carbide::block::shared<float, 8 * 32>();
+  if (ty >= 8) {
+    slab[(ty - 8) * 32 + tx] = in[tx];
+    slab[(ty - 8) * 32 + 16 + tx] = in[tx + 8];
+  }
+  carbide::block::sync();
+  if (float* o = out.get_mut(own)) *o = slab[(ty % 8) * 32 + tx];
 }
 
 // Shared bins counted with atomics between two barriers.

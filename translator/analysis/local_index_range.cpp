@@ -151,21 +151,32 @@ std::optional<Affine> index_form(const ThreadValues& values, const clang::Expr* 
   return values.affine(index);
 }
 
-// x·tx + y·ty takes a different value for each thread of an X×Y block when one coordinate's
-// step clears the other's whole range, as in the padded tile `tile[ty * 33 + tx]`.
-bool injective_over_coordinates(const Affine& form, const BlockShape& shape) {
-  const std::int64_t x = std::abs(form.x), y = std::abs(form.y);
-  const auto width = std::int64_t(shape.extent[0]), height = std::int64_t(shape.extent[1]);
-  if (!shape.known() || shape.extent[2] != 1) return false;
-  if (x == 0) return width == 1 && y != 0;
-  if (y == 0) return height == 1;
-  return y >= x * width || x >= y * height;
+// Slots x·tx + y·ty + c and x·tx + y·ty + c' of two threads of an X×Y block meet only if
+// x·Δx + y·Δy = c' − c for some Δ ≠ 0 within the block: the padded tile `tile[ty * 33 + tx]`
+// never does, nor do the two halves `row[(ty − 8) * 32 + tx]` and `row[(ty − 8) * 32 + 16 + tx]`
+// of a 16-wide block. A block has at most 1024 rows, so every Δy is tried.
+bool coordinates_never_meet(const Affine& a, const Affine& b, const BlockShape& shape) {
+  if (a.local || b.local || a.divisor != 1 || b.divisor != 1 || a.x != b.x || a.y != b.y ||
+      a.symbols != b.symbols || !shape.known() || shape.extent[2] != 1)
+    return false;
+  const std::int64_t width = std::int64_t(shape.extent[0]), height = std::int64_t(shape.extent[1]);
+  const std::int64_t distance = b.constant - a.constant;
+  for (std::int64_t dy = -(height - 1); dy <= height - 1; ++dy) {
+    const std::int64_t rest = distance - a.y * dy;  // = x·Δx
+    if (a.x == 0) {
+      if (rest == 0 && (dy != 0 || width > 1)) return false;
+      continue;
+    }
+    if (rest % a.x != 0) continue;
+    const std::int64_t dx = rest / a.x;
+    if (std::abs(dx) <= width - 1 && (dx != 0 || dy != 0)) return false;
+  }
+  return true;
 }
 
 bool distinct_for_different_threads(const Affine& a, const LocalRange& ra, const Affine& b,
                                     const LocalRange& rb, const BlockShape& shape) {
-  if (a.x || a.y || b.x || b.y)  // the same form for both: distinct if no two threads share a value
-    return a == b && a.local == 0 && a.divisor == 1 && injective_over_coordinates(a, shape);
+  if (a.x || a.y || b.x || b.y) return coordinates_never_meet(a, b, shape);
   // One slot per warp, written by lane 0 only: `partial[lid / 32]` under `lane == 0`.
   if (a.divisor != 1 || b.divisor != 1) {
     return a == b && a.local == 1 && a.symbols.empty() && ra.modulus % a.divisor == 0 &&
