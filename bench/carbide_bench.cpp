@@ -262,12 +262,12 @@ int main(int argc, char** argv) {
     const unsigned count = 16384;
     const std::size_t n = std::size_t(count) * 4096;  // softmax.cpp: kCols
     auto in = carbide::DeviceBuffer<float>::from_host(stream, random_floats(n, generator));
-    auto out = carbide::DeviceBuffer<float>::zeroed(stream, n);
+    auto out = carbide::DeviceBuffer2D<float>::zeroed(stream, 2 * std::size_t(count), 2048);  // softmax.cpp: half-rows
     auto module = softmax::load(ctx);
-    auto prepared = module.prepare_softmax(carbide::LaunchConfig1D(count, 512));
+    auto prepared = module.prepare_softmax(carbide::LaunchConfig2D({1, count, 1}, {512, 1, 1}));
     rows.push_back(measure("softmax 16384 × 4096", 2.0 * n * sizeof(float),
                            [&] { module.softmax(stream, prepared, in, out); },
-                           [&] { reference::launch_softmax(raw(in), raw(out), count); },
+                           [&] { reference::launch_softmax(raw(in), reinterpret_cast<float*>(out.device_ptr()), count); },
                            [&] { return out.to_host_vec(stream); }));
   }
   {

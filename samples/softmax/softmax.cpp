@@ -1,6 +1,7 @@
-// softmax.cpp — the softmax of each row of a 16384 × 4096 float matrix: one block per row, each
-// thread owning eight consecutive columns (two 16-byte loads and stores), the row's maximum and
-// sum through warp shuffles and one shared slot per warp.
+// softmax.cpp — the softmax of each row of a 16384 × 4096 float matrix: one block of 512 threads
+// per row, each thread owning two four-float pieces of it half a row apart (columns 4t … and
+// 2048 + 4t …), so that each load and store instruction of a warp covers 512 contiguous bytes;
+// the row's maximum and sum through warp shuffles and one shared slot per warp.
 #include <carbide/carbide.hpp>
 
 #include "../common/sample_check.hpp"
@@ -11,22 +12,29 @@
 namespace softmax {
 
 constexpr unsigned kBlock = 512;
-constexpr int kChunk = 8;
-constexpr unsigned kCols = kBlock * kChunk;  // a row is exactly one block's chunks
+constexpr int kPiece = 4;
+constexpr unsigned kCols = 2 * kBlock * kPiece;   // a row is exactly two pieces per thread
+constexpr unsigned kHalfRow = kCols / 2;          // 2048
 constexpr unsigned kWarps = kBlock / 32;
 
-// Row r is block r; thread t of it owns columns [8t, 8t + 8), the chunk of its global index.
+// Row r is block r (the grid's y). `out` is the matrix seen as 2 · rows half-rows of 2048
+// columns: the 2 × 4 tile of thread (r, t) in that view is columns 4t … of row r's first half
+// and the same columns of its second half, the two pieces the thread computes.
 CARBIDE_KERNEL
 CARBIDE_LAUNCH_BOUNDS(kBlock)
-CARBIDE_LAUNCH_CONTRACT(domain = 1, block = (kBlock, 1, 1))
-void softmax(carbide::span<const float> in, carbide::disjoint_span<float> out) {
-  auto idx = carbide::thread::index_1d();
+CARBIDE_LAUNCH_CONTRACT(domain = 2, block = (kBlock, 1, 1))
+void softmax(carbide::span<const float> in, carbide::disjoint_span2d<float> out) {
+  auto own = carbide::thread::index_2d();
   auto lid = carbide::thread::local_index();
   auto lane = carbide::thread::lane();
-  const auto x = in.chunk<kChunk>(idx.get());
+  const std::size_t first_piece = own.row() * (kCols / kPiece) + own.col();  // in pieces of `in`
+  const auto left = in.whole_chunk<kPiece>(first_piece);
+  const auto right = in.whole_chunk<kPiece>(first_piece + kHalfRow / kPiece);
+  float x[2 * kPiece];
+  for (int j = 0; j < kPiece; ++j) x[j] = left[j], x[kPiece + j] = right[j];
 
   float largest = x[0];
-  for (int j = 1; j < kChunk; ++j) largest = std::fmax(largest, x[j]);
+  for (int j = 1; j < 2 * kPiece; ++j) largest = std::fmax(largest, x[j]);
   for (unsigned mask = 16; mask > 0; mask >>= 1)
     largest = std::fmax(largest, carbide::warp::shfl_xor(largest, mask));
   auto warp_maxima = carbide::block::shared<float, kWarps>();
@@ -34,11 +42,10 @@ void softmax(carbide::span<const float> in, carbide::disjoint_span<float> out) {
   carbide::block::sync();
   for (unsigned w = 0; w < kWarps; ++w) largest = std::fmax(largest, warp_maxima[w]);
 
-  carbide::vec<float, kChunk> e;
   float sum = 0.f;
-  for (int j = 0; j < kChunk; ++j) {
-    e[j] = std::exp(x[j] - largest);
-    sum += e[j];
+  for (int j = 0; j < 2 * kPiece; ++j) {
+    x[j] = std::exp(x[j] - largest);
+    sum += x[j];
   }
   sum = carbide::warp::reduce_add(sum);
   auto warp_sums = carbide::block::shared<float, kWarps>();
@@ -47,9 +54,12 @@ void softmax(carbide::span<const float> in, carbide::disjoint_span<float> out) {
   float total = 0.f;
   for (unsigned w = 0; w < kWarps; ++w) total += warp_sums[w];
 
-  if (auto mine = out.get_mut_chunk<kChunk>(idx)) {
-    for (int j = 0; j < kChunk; ++j) e[j] /= total;
-    mine.store(e);
+  if (auto mine = out.get_mut_tile<2, kPiece>(own)) {
+    const float inverse = 1.f / total;
+    carbide::vec<float, kPiece> first_half, second_half;
+    for (int j = 0; j < kPiece; ++j) first_half[j] = x[j] * inverse, second_half[j] = x[kPiece + j] * inverse;
+    mine.store_row(0, first_half);
+    mine.store_row(1, second_half);
   }
 }
 
@@ -62,10 +72,11 @@ int main(int argc, char** argv) {
   const std::size_t rows = small ? 64 : 16384, cols = softmax::kCols;
   const std::vector<float> in = sample::random_floats(rows * cols, -8.f, 8.f);
   auto in_dev = carbide::DeviceBuffer<float>::from_host(stream, in);
-  auto out_dev = carbide::DeviceBuffer<float>::from_host(
-      stream, std::vector<float>(in.size(), std::numeric_limits<float>::quiet_NaN()));
+  // The output as the kernel sees it: each row as two half-rows (the same bytes, row-major).
+  auto out_dev = carbide::DeviceBuffer2D<float>::from_host(
+      stream, std::vector<float>(in.size(), std::numeric_limits<float>::quiet_NaN()), 2 * rows, softmax::kHalfRow);
   auto module = softmax::load(ctx);
-  auto prepared = module.prepare_softmax(carbide::LaunchConfig1D(rows, softmax::kBlock));
+  auto prepared = module.prepare_softmax(carbide::LaunchConfig2D({1, unsigned(rows), 1}, {softmax::kBlock, 1, 1}));
   module.softmax(stream, prepared, in_dev, out_dev);
 
   std::vector<double> expected(in.size());
