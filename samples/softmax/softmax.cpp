@@ -21,7 +21,7 @@ constexpr unsigned kWarps = kBlock / 32;
 // columns: the 2 × 4 tile of thread (r, t) in that view is columns 4t … of row r's first half
 // and the same columns of its second half, the two pieces the thread computes.
 CARBIDE_KERNEL
-CARBIDE_LAUNCH_BOUNDS(kBlock)
+CARBIDE_LAUNCH_BOUNDS(kBlock, 4)  // four blocks per SM: 32 registers a thread
 CARBIDE_LAUNCH_CONTRACT(domain = 2, block = (kBlock, 1, 1))
 void softmax(carbide::span<const float> in, carbide::disjoint_span2d<float> out) {
   auto own = carbide::thread::index_2d();

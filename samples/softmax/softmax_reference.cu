@@ -6,7 +6,7 @@
 
 namespace reference {
 
-__global__ void __launch_bounds__(512) softmax(const float* __restrict__ in, float* __restrict__ out) {
+__global__ void __launch_bounds__(512, 4) softmax(const float* __restrict__ in, float* __restrict__ out) {
   __shared__ float warp_maxima[16], warp_sums[16];
   const size_t first = size_t(blockIdx.x) * 1024 + threadIdx.x;  // in float4s; the other is 512 on
   const float4* source = reinterpret_cast<const float4*>(in);

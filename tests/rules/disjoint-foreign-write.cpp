@@ -35,6 +35,20 @@ void scatter(carbide::span<const int> offsets, carbide::disjoint_span<float> out
   (void)target;
 }
 
+// Two ownership forms on one view: thread 1's element lies in thread 0's chunk of four.
+CARBIDE_KERNEL
+CARBIDE_LAUNCH_CONTRACT(domain = 1, block = 256)
+void mixed_forms(carbide::span<const float> in, carbide::disjoint_span<float> out) {
+  auto idx = carbide::thread::index_1d();
+  if (float* e = out.get_mut(idx)) *e = in[idx.get()];
+  if (auto mine = out.get_mut_chunk<4>(idx)) mine.store(carbide::vec<float, 4>{});
+  // CHECK: disjoint-foreign-write.cpp:[[@LINE-1]]:19: error: 'out.get_mut_chunk<4>(idx)' claims 'out' as 'get_mut_chunk<4>' after 'out.get_mut(idx)' claimed it as 'get_mut'; the two forms give some elements to two threads. Claim every piece of 'out' in this function the same way [carbide-disjoint-foreign-write]
+  // CHECK: disjoint-foreign-write.cpp:[[@LINE-3]]:18: note: the other form
+  if (auto wider = out.get_mut_chunk<8>(idx)) wider.store(carbide::vec<float, 8>{});
+  // CHECK: disjoint-foreign-write.cpp:[[@LINE-1]]:20: error: 'out.get_mut_chunk<8>(idx)' claims 'out' as 'get_mut_chunk<8>' after 'out.get_mut(idx)'
+  // CHECK: note: the other form
+}
+
 // Good: the element itself, also as p[0], and arithmetic on the value, not the pointer.
 CARBIDE_KERNEL
 CARBIDE_LAUNCH_CONTRACT(domain = 1, block = 256)
@@ -44,6 +58,17 @@ void good(carbide::span<const float> in, carbide::disjoint_span<float> out) {
     *e = in[idx.get()] + 1.f;
     e[0] += 1.f;
   }
+}
+
+// Good: one form per view, claimed twice, and another view claimed in another form.
+CARBIDE_KERNEL
+CARBIDE_LAUNCH_CONTRACT(domain = 1, block = 256)
+void one_form_per_view(carbide::span<const float> in, carbide::disjoint_span<float> out,
+                       carbide::disjoint_span<float> sums) {
+  auto idx = carbide::thread::index_1d();
+  if (auto mine = out.get_mut_chunk<4>(idx)) mine.store(in.chunk<4>(idx.get()));
+  if (auto again = out.get_mut_chunk<4>(idx)) again.store(carbide::vec<float, 4>{});
+  if (float* total = sums.get_mut(idx)) *total = in[idx.get()];
 }
 
 }  // namespace kernels
