@@ -238,7 +238,7 @@ int main(int argc, char** argv) {
     auto out = carbide::DeviceBuffer2D<float>::zeroed(stream, side, side);
     auto module = transpose::load(ctx);
     auto prepared = module.prepare_transpose(
-        carbide::LaunchConfig2D({side / 32, side / 32, 1}, {32, 8, 1}));  // transpose.cpp: 32 × 8
+        carbide::LaunchConfig2D({side / 32, side / 32, 1}, {32, 4, 1}));  // transpose.cpp: 32 × 4
     rows.push_back(measure("transpose 8192²", 2.0 * side * side * sizeof(float),
                            [&] { module.transpose(stream, prepared, in, side, side, out); },
                            [&] { reference::launch_transpose(raw(in), side, side, reinterpret_cast<float*>(out.device_ptr())); },
@@ -252,7 +252,7 @@ int main(int argc, char** argv) {
     auto in = carbide::DeviceBuffer<float>::from_host(stream, random_floats(n, generator));
     auto out = carbide::DeviceBuffer<float>::zeroed(stream, n);
     auto module = stencil::load(ctx);
-    auto prepared = module.prepare_stencil(carbide::LaunchConfig1D(n / 1024, 256));  // stencil.cpp: four per thread
+    auto prepared = module.prepare_stencil(carbide::LaunchConfig1D(n / 2048, 256));  // stencil.cpp: 2048 a block
     rows.push_back(measure("stencil 2^26, radius 4", 2.0 * n * sizeof(float),
                            [&] { module.stencil(stream, prepared, in, weights, out); },
                            [&] { reference::launch_stencil(raw(in), n, taps.data(), raw(out)); },

@@ -1,8 +1,9 @@
-// stencil.cpp — a 1-D weighted stencil of radius 4 over 2^26 floats. Each thread computes four
-// consecutive outputs. A block stages its 1024 elements and one 4-float chunk of halo on each
-// side in shared memory with 16-byte loads; each thread then reads the three chunks around its
-// own and stores its four results with one 16-byte store. The weights travel with the launch,
-// as a kernel argument.
+// stencil.cpp — a 1-D weighted stencil of radius 4 over 2^26 floats. Each thread computes two
+// pieces of four consecutive outputs, a block's width apart (pieces t and t + 256 of its block's
+// 512), so that every 16-byte load and store of a warp covers 512 contiguous bytes. A block
+// stages its 2048 elements and one 4-float chunk of halo on each side in shared memory; each
+// thread then reads the three chunks around each of its pieces. The weights travel with the
+// launch, as a kernel argument.
 #include <carbide/carbide.hpp>
 
 #include "../common/sample_check.hpp"
@@ -17,7 +18,9 @@ constexpr unsigned kBlock = 256;
 constexpr unsigned kRadius = 4;  // one chunk: the halo on each side is one chunk
 constexpr unsigned kTaps = 2 * kRadius + 1;
 constexpr unsigned kChunk = 4;
-constexpr unsigned kPerBlock = kBlock * kChunk;
+constexpr unsigned kPieces = 2;                       // per thread, kBlock chunks apart
+constexpr unsigned kChunksPerBlock = kBlock * kPieces;  // 512
+constexpr unsigned kPerBlock = kChunksPerBlock * kChunk;
 
 // The weights travel as one kernel argument (the constant bank), not as a buffer.
 struct Weights {
@@ -31,29 +34,36 @@ CARBIDE_LAUNCH_CONTRACT(domain = 1, block = (kBlock, 1, 1))
 void stencil(carbide::span<const float> in, Weights weights, carbide::disjoint_span<float> out) {
   auto idx = carbide::thread::index_1d();
   auto lid = carbide::thread::local_index();
-  // tile[j] = chunk (first − 1 + j) of `in`: the left halo, the block's 256 chunks, the right halo.
-  auto tile = carbide::block::shared<carbide::vec<float, kChunk>, kBlock + 2>();
+  // tile[j] = chunk (first − 1 + j) of `in`: the left halo, the block's 512 chunks, the right halo.
+  auto tile = carbide::block::shared<carbide::vec<float, kChunk>, kChunksPerBlock + 2>();
   const std::size_t chunks = (in.size() + kChunk - 1) / kChunk;
-  const std::size_t first = std::size_t(carbide::thread::block_idx().x) * kBlock;
+  const std::size_t first = std::size_t(carbide::thread::block_idx().x) * kChunksPerBlock;
   const carbide::vec<float, kChunk> zeros{};
-  tile[lid.get() + 1] = first + lid.get() < chunks ? in.chunk<kChunk>(first + lid.get()) : zeros;
+  for (unsigned j = 0; j < kPieces; ++j) {
+    const std::size_t chunk = first + j * kBlock + lid.get();
+    tile[j * kBlock + lid.get() + 1] = chunk < chunks ? in.chunk<kChunk>(chunk) : zeros;
+  }
   if (lid.get() == 0) tile[0] = first > 0 ? in.chunk<kChunk>(first - 1) : zeros;
-  if (lid.get() == 1) tile[kBlock + 1] = first + kBlock < chunks ? in.chunk<kChunk>(first + kBlock) : zeros;
+  if (lid.get() == 1)
+    tile[kChunksPerBlock + 1] = first + kChunksPerBlock < chunks ? in.chunk<kChunk>(first + kChunksPerBlock) : zeros;
   carbide::block::sync();
-  if (auto mine = out.get_mut_chunk<kChunk>(idx)) {
-    // around[j] = in[4·own − 4 + j]: this thread's chunk and one on each side.
-    float around[3 * kChunk];
-    for (unsigned c = 0; c < 3; ++c) {
-      const carbide::vec<float, kChunk> part = tile[lid.get() + c];
-      for (unsigned j = 0; j < kChunk; ++j) around[c * kChunk + j] = part[j];
+  // Piece j of this thread is chunk first + j·256 + lid, tile[j·256 + lid + 1].
+  if (auto mine = out.get_mut_strided_chunks<kChunk, kPieces>(idx)) {
+    for (unsigned j = 0; j < kPieces; ++j) {
+      // around[m] = in[4·chunk − 4 + m]: the piece's chunk and one on each side.
+      float around[3 * kChunk];
+      for (unsigned c = 0; c < 3; ++c) {
+        const carbide::vec<float, kChunk> part = tile[j * kBlock + lid.get() + c];
+        for (unsigned m = 0; m < kChunk; ++m) around[c * kChunk + m] = part[m];
+      }
+      carbide::vec<float, kChunk> result;
+      for (unsigned i = 0; i < kChunk; ++i) {
+        float sum = 0.f;
+        for (unsigned k = 0; k < kTaps; ++k) sum += weights.tap[k] * around[i + k];
+        result[i] = sum;
+      }
+      mine.store(int(j), result);
     }
-    carbide::vec<float, kChunk> result;
-    for (unsigned i = 0; i < kChunk; ++i) {
-      float sum = 0.f;
-      for (unsigned k = 0; k < kTaps; ++k) sum += weights.tap[k] * around[i + k];
-      result[i] = sum;
-    }
-    mine.store(result);
   }
 }
 

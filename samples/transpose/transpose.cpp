@@ -1,7 +1,8 @@
-// transpose.cpp — out = inᵀ for an 8192 × 8192 float matrix. Each block of 32 × 8 threads moves
-// one 32 × 32 tile: it reads the tile of `in` along rows (each thread four rows, eight apart),
+// transpose.cpp — out = inᵀ for an 8192 × 8192 float matrix. Each block of 32 × 4 threads moves
+// one 32 × 32 tile: it reads the tile of `in` along rows (each thread eight rows, four apart),
 // keeps it in shared memory padded to 33 columns (no bank conflicts), and writes it transposed
-// along rows of `out`, each thread the four consecutive rows of its 4 × 1 piece.
+// along rows of `out`, each thread eight rows four apart again (a strided tile), so that the
+// block's four warps write four consecutive rows at a time.
 #include <carbide/carbide.hpp>
 
 #include "../common/sample_check.hpp"
@@ -12,15 +13,15 @@
 namespace transpose {
 
 constexpr unsigned kTile = 32;
-constexpr unsigned kRowsPerThread = 4;
-constexpr unsigned kThreadRows = kTile / kRowsPerThread;  // 8
+constexpr unsigned kThreadRows = 4;
+constexpr unsigned kRowsPerThread = kTile / kThreadRows;  // 8
 
 CARBIDE_KERNEL
 CARBIDE_LAUNCH_BOUNDS(kTile * kThreadRows)
 CARBIDE_LAUNCH_CONTRACT(domain = 2, block = (kTile, kThreadRows, 1))
 void transpose(carbide::span<const float> in, std::uint32_t in_rows, std::uint32_t in_cols,
                carbide::disjoint_span2d<float> out) {
-  auto own = carbide::thread::index_2d();  // its 4 × 1 piece: out rows 4·row … 4·row + 3
+  auto own = carbide::thread::index_2d();  // its rows ty, ty + 4, … of the block's 32 × 32 tile of `out`
   const unsigned tx = carbide::thread::thread_idx().x;
   const unsigned ty = carbide::thread::thread_idx().y;
   const carbide::dim3 block = carbide::thread::block_idx();
@@ -33,11 +34,10 @@ void transpose(carbide::span<const float> in, std::uint32_t in_rows, std::uint32
     if (in_row < in_rows && in_col < in_cols) tile[r * (kTile + 1) + tx] = in[in_row * in_cols + in_col];
   }
   carbide::block::sync();
-  // out(32·by + 4·ty + i, 32·bx + tx) = in(32·bx + tx, 32·by + 4·ty + i) = tile[tx][4·ty + i].
-  if (auto mine = out.get_mut_tile<kRowsPerThread, 1>(own)) {
-    carbide::vec<float, kRowsPerThread> column;
-    for (unsigned i = 0; i < kRowsPerThread; ++i) column[i] = tile[tx * (kTile + 1) + ty * kRowsPerThread + i];
-    mine.store_column(0, column);
+  // out(32·by + ty + 4·i, 32·bx + tx) = in(32·bx + tx, 32·by + ty + 4·i) = tile[tx][ty + 4·i].
+  if (auto mine = out.get_mut_strided_tile<kRowsPerThread, 1>(own)) {
+    for (unsigned i = 0; i < kRowsPerThread; ++i)
+      mine.store(int(i), 0, tile[tx * (kTile + 1) + ty + i * kThreadRows]);
   }
 }
 

@@ -157,4 +157,33 @@ void shifted_whole_chunks(carbide::span<const float> in, std::uint32_t shift, ca
   if (auto mine = out.get_mut_chunk<4>(idx)) mine.store(in.whole_chunk<4>(idx.get() + shift));
 }
 
+// Pieces dealt out in turn across the block: every element of `out` gets its own index, and
+// `writes` counts how many threads claimed it (exactly one each, partial last piece included).
+CARBIDE_KERNEL
+CARBIDE_LAUNCH_CONTRACT(domain = 1, block = (kBlock, 1, 1))
+void strided_pieces(carbide::disjoint_span<float> out, carbide::atomic_span<unsigned> writes) {
+  auto idx = carbide::thread::index_1d();
+  if (auto mine = out.get_mut_strided_chunks<4, 3>(idx))
+    for (int j = 0; j < 3; ++j) {
+      carbide::vec<float, 4> values;
+      for (int m = 0; m < 4; ++m) values[m] = float(mine.piece(j) * 4 + m);
+      mine.store(j, values);
+      for (int m = 0; m < mine.count(j); ++m) writes.fetch_add(mine.piece(j) * 4 + m, 1u);
+    }
+}
+
+// The 2-D form: a 3 × 2 strided tile per thread of a 16 × 8 block, edges cut in both directions.
+CARBIDE_KERNEL
+CARBIDE_LAUNCH_CONTRACT(domain = 2, block = (16, 8, 1))
+void strided_tiles(carbide::disjoint_span2d<float> out, carbide::atomic_span<unsigned> writes) {
+  auto at = carbide::thread::index_2d();
+  if (auto mine = out.get_mut_strided_tile<3, 2>(at))
+    for (int i = 0; i < 3; ++i)
+      for (int j = 0; j < 2; ++j) {
+        mine.store(i, j, float(mine.row(i) * 1000 + mine.col(j)));
+        if (mine.row(i) < out.rows() && mine.col(j) < out.cols())
+          writes.fetch_add(mine.row(i) * out.cols() + mine.col(j), 1u);
+      }
+}
+
 }  // namespace gpu_vocabulary

@@ -106,6 +106,36 @@ TEST(Vocabulary, TilePiecesStoreByRowAndByColumnUpToTheEdges) {
   EXPECT_EQ(wrong, 0u);
 }
 
+TEST(Vocabulary, StridedPiecesAndTilesGiveEveryElementToOneThread) {
+  CARBIDE_REQUIRE_DEVICE();
+  auto ctx = carbide::Context::create(0);
+  auto stream = ctx.default_stream();
+  auto module = gpu_vocabulary::load(ctx);
+  const std::size_t n = 5 * 3 * 4 * kBlock - 4 * kBlock - 2;  // whole pieces past the end, a partial one
+  auto out = carbide::DeviceBuffer<float>::from_host(stream, poisoned(n));
+  auto writes = carbide::DeviceBuffer<unsigned>::zeroed(stream, n);
+  module.strided_pieces(stream, module.prepare_strided_pieces(carbide::LaunchConfig1D(5, kBlock)), out, writes);
+  const auto values = out.to_host_vec(stream);
+  const auto counts = writes.to_host_vec(stream);
+  std::size_t wrong = 0;
+  for (std::size_t i = 0; i < n; ++i) wrong += values[i] != float(i) || counts[i] != 1;
+  EXPECT_EQ(wrong, 0u);
+
+  const std::size_t rows = 70, cols = 37;
+  auto matrix = carbide::DeviceBuffer2D<float>::from_host(stream, poisoned(rows * cols), rows, cols);
+  auto matrix_writes = carbide::DeviceBuffer<unsigned>::zeroed(stream, rows * cols);
+  const unsigned grid_x = unsigned(carbide::div_ceil(cols, 2 * 16)), grid_y = unsigned(carbide::div_ceil(rows, 3 * 8));
+  module.strided_tiles(stream, module.prepare_strided_tiles(carbide::LaunchConfig2D({grid_x, grid_y, 1}, {16, 8, 1})),
+                       matrix, matrix_writes);
+  const auto elements = matrix.to_host_vec(stream);
+  const auto element_counts = matrix_writes.to_host_vec(stream);
+  wrong = 0;
+  for (std::size_t r = 0; r < rows; ++r)
+    for (std::size_t c = 0; c < cols; ++c)
+      wrong += elements[r * cols + c] != float(r * 1000 + c) || element_counts[r * cols + c] != 1;
+  EXPECT_EQ(wrong, 0u);
+}
+
 TEST(Vocabulary, GridStrideLoopCoversMoreElementsThanThreads) {
   CARBIDE_REQUIRE_DEVICE();
   auto ctx = carbide::Context::create(0);

@@ -416,6 +416,72 @@ class tile_mut {
   bool vector_rows_;  // every row starts vec-aligned (the matrix's start is)
 };
 
+// The N pieces of K contiguous elements a thread owns when its block owns N·B consecutive pieces
+// of a 1-D output (B threads a block) and deals them out in turn: thread t has pieces t, t + B,
+// …, t + (N − 1)·B of its block's. Consecutive threads own consecutive pieces, so a warp's store
+// of piece j covers 32·K contiguous elements, which keeps vector stores at full width where
+// K adjacent pieces per thread would leave every other one half-used.
+template <class T, int K, int N>
+class strided_chunks_mut {
+ public:
+  strided_chunks_mut(const strided_chunks_mut&) = delete;
+  strided_chunks_mut& operator=(const strided_chunks_mut&) = delete;
+  CARBIDE_DEVICE explicit operator bool() const { return count(0) > 0; }
+  // Which piece of the view piece j is, counted in pieces of K: `in.chunk<K>(mine.piece(j))`
+  // reads the input that matches it.
+  CARBIDE_DEVICE std::size_t piece(int j) const { return first_ + std::size_t(j) * stride_; }
+  // How many of piece j's elements lie inside the view: K, fewer for a partial last piece, 0 past the end.
+  CARBIDE_DEVICE int count(int j) const { return detail::count_within(piece(j) * K, size_, K); }
+  // Stores piece j; elements past the view's end are not stored.
+  CARBIDE_DEVICE void store(int j, const vec<T, K>& values) const {
+#if defined(__CUDACC__) && defined(CARBIDE_CHECKED)
+    if (j < 0 || j >= N) detail::fail_check();
+#endif
+    const int inside = count(j);
+    if (inside > 0) detail::store_first<T, K>(data_ + piece(j) * K, values, inside, true);
+  }
+
+ private:
+  friend struct detail::witness_factory;
+  CARBIDE_DEVICE strided_chunks_mut(T* data, std::size_t size, std::size_t first, std::size_t stride)
+      : data_(data), size_(size), first_(first), stride_(stride) {}
+  T* data_;
+  std::size_t size_, first_, stride_;
+};
+
+// The Rows × Cols elements a thread owns when its By × Bx block owns a (Rows·By) × (Cols·Bx)
+// region of a 2-D output and deals out rows and columns in turn: thread (ty, tx) has rows
+// ty, ty + By, … and columns tx, tx + Bx, … of the region. A warp's store of element (i, j)
+// then covers 32 consecutive columns of one row (in a 32-wide block), and the block's rows are
+// written in order.
+template <class T, int Rows, int Cols>
+class strided_tile_mut {
+ public:
+  strided_tile_mut(const strided_tile_mut&) = delete;
+  strided_tile_mut& operator=(const strided_tile_mut&) = delete;
+  CARBIDE_DEVICE explicit operator bool() const { return row(0) < rows_ && col(0) < cols_; }
+  // The matrix row of the tile's row i, and the matrix column of its column j.
+  CARBIDE_DEVICE std::size_t row(int i) const { return first_row_ + std::size_t(i) * row_stride_; }
+  CARBIDE_DEVICE std::size_t col(int j) const { return first_col_ + std::size_t(j) * col_stride_; }
+  // Stores element (i, j) of the tile unless it lies past the matrix's edge.
+  CARBIDE_DEVICE void store(int i, int j, const T& value) const {
+#if defined(__CUDACC__) && defined(CARBIDE_CHECKED)
+    if (i < 0 || i >= Rows || j < 0 || j >= Cols) detail::fail_check();
+#endif
+    if (row(i) < rows_ && col(j) < cols_) data_[row(i) * pitch_ + col(j)] = value;
+  }
+
+ private:
+  friend struct detail::witness_factory;
+  CARBIDE_DEVICE strided_tile_mut(T* data, std::size_t rows, std::size_t cols, std::size_t pitch,
+                                  std::size_t first_row, std::size_t row_stride, std::size_t first_col,
+                                  std::size_t col_stride)
+      : data_(data), rows_(rows), cols_(cols), pitch_(pitch), first_row_(first_row),
+        row_stride_(row_stride), first_col_(first_col), col_stride_(col_stride) {}
+  T* data_;
+  std::size_t rows_, cols_, pitch_, first_row_, row_stride_, first_col_, col_stride_;
+};
+
 // An exclusive output: each thread reaches only the element its own witness names.
 template <class T>
 class disjoint_span {
@@ -434,6 +500,17 @@ class disjoint_span {
     const std::size_t first = own.get() * K;
     const int count = detail::count_within(first, size_, K);
     return detail::witness_factory::make<chunk_mut<T, K>>(data_ + (count ? first : 0), count);
+  }
+  // The N pieces of K elements of the thread whose witness is i, dealt out in turn across its
+  // block (see strided_chunks_mut). The block's own index is i minus the thread's, so a
+  // grid-stride witness gets the pieces of the block it stands for.
+  template <int K, int N>
+  CARBIDE_DEVICE strided_chunks_mut<T, K, N> get_mut_strided_chunks(
+      [[maybe_unused]] const thread::index_1d_witness& own) const {
+    using Pieces [[maybe_unused]] = strided_chunks_mut<T, K, N>;  // no commas inside the macro's argument
+    CARBIDE_ON_DEVICE(return detail::witness_factory::make<Pieces>(
+                          data_, size_, (own.get() - threadIdx.x) * N + threadIdx.x, std::size_t(blockDim.x)),
+                      "carbide::disjoint_span::get_mut_strided_chunks");
   }
 
  private:
@@ -465,6 +542,18 @@ class disjoint_span2d {
     const int cols = detail::count_within(col, cols_, Cols);
     return detail::witness_factory::make<tile_mut<T, Rows, Cols>>(
         data_ + (rows && cols ? row * pitch_ + col : 0), pitch_, rows, cols);
+  }
+  // The Rows × Cols elements of the thread at (r, c), dealt out in turn across its block (see
+  // strided_tile_mut); tests false when its first element lies past the edges.
+  template <int Rows, int Cols>
+  CARBIDE_DEVICE strided_tile_mut<T, Rows, Cols> get_mut_strided_tile(
+      [[maybe_unused]] const thread::index_2d_witness& own) const {
+    using Tile [[maybe_unused]] = strided_tile_mut<T, Rows, Cols>;  // no commas inside the macro's argument
+    CARBIDE_ON_DEVICE(return detail::witness_factory::make<Tile>(
+                          data_, rows_, cols_, pitch_, (own.row() - threadIdx.y) * Rows + threadIdx.y,
+                          std::size_t(blockDim.y), (own.col() - threadIdx.x) * Cols + threadIdx.x,
+                          std::size_t(blockDim.x)),
+                      "carbide::disjoint_span2d::get_mut_strided_tile");
   }
 
  private:
