@@ -36,8 +36,9 @@ void transpose(carbide::span<const float> in, std::uint32_t in_rows, std::uint32
   carbide::block::sync();
   // out(32·by + ty + 4·i, 32·bx + tx) = in(32·bx + tx, 32·by + ty + 4·i) = tile[tx][ty + 4·i].
   if (auto mine = out.get_mut_strided_tile<kRowsPerThread, 1>(own)) {
-    for (unsigned i = 0; i < kRowsPerThread; ++i)
-      mine.store(int(i), 0, tile[tx * (kTile + 1) + ty + i * kThreadRows]);
+    carbide::vec<float, kRowsPerThread> column;
+    for (unsigned i = 0; i < kRowsPerThread; ++i) column[i] = tile[tx * (kTile + 1) + ty + i * kThreadRows];
+    mine.store_column(0, column);
   }
 }
 

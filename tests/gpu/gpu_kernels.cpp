@@ -172,18 +172,23 @@ void strided_pieces(carbide::disjoint_span<float> out, carbide::atomic_span<unsi
     }
 }
 
-// The 2-D form: a 3 × 2 strided tile per thread of a 16 × 8 block, edges cut in both directions.
+// The 2-D form: a 3 × 2 strided tile per thread of a 16 × 8 block, edges cut in both directions;
+// column 0 stored element by element, column 1 as a whole column.
 CARBIDE_KERNEL
 CARBIDE_LAUNCH_CONTRACT(domain = 2, block = (16, 8, 1))
 void strided_tiles(carbide::disjoint_span2d<float> out, carbide::atomic_span<unsigned> writes) {
   auto at = carbide::thread::index_2d();
-  if (auto mine = out.get_mut_strided_tile<3, 2>(at))
-    for (int i = 0; i < 3; ++i)
-      for (int j = 0; j < 2; ++j) {
-        mine.store(i, j, float(mine.row(i) * 1000 + mine.col(j)));
+  if (auto mine = out.get_mut_strided_tile<3, 2>(at)) {
+    carbide::vec<float, 3> column;
+    for (int i = 0; i < 3; ++i) {
+      mine.store(i, 0, float(mine.row(i) * 1000 + mine.col(0)));
+      column[i] = float(mine.row(i) * 1000 + mine.col(1));
+      for (int j = 0; j < 2; ++j)
         if (mine.row(i) < out.rows() && mine.col(j) < out.cols())
           writes.fetch_add(mine.row(i) * out.cols() + mine.col(j), 1u);
-      }
+    }
+    mine.store_column(1, column);
+  }
 }
 
 }  // namespace gpu_vocabulary

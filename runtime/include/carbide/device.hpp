@@ -459,7 +459,7 @@ class strided_tile_mut {
  public:
   strided_tile_mut(const strided_tile_mut&) = delete;
   strided_tile_mut& operator=(const strided_tile_mut&) = delete;
-  CARBIDE_DEVICE explicit operator bool() const { return row(0) < rows_ && col(0) < cols_; }
+  CARBIDE_DEVICE explicit operator bool() const { return rows_inside_ > 0 && cols_inside_ > 0; }
   // The matrix row of the tile's row i, and the matrix column of its column j.
   CARBIDE_DEVICE std::size_t row(int i) const { return first_row_ + std::size_t(i) * row_stride_; }
   CARBIDE_DEVICE std::size_t col(int j) const { return first_col_ + std::size_t(j) * col_stride_; }
@@ -468,7 +468,21 @@ class strided_tile_mut {
 #if defined(__CUDACC__) && defined(CARBIDE_CHECKED)
     if (i < 0 || i >= Rows || j < 0 || j >= Cols) detail::fail_check();
 #endif
-    if (row(i) < rows_ && col(j) < cols_) data_[row(i) * pitch_ + col(j)] = value;
+    // The rows and columns inside the matrix come first, so with the unrolled loops' constant i
+    // and j the test is one comparison each.
+    if (i < rows_inside_ && j < cols_inside_) data_[row(i) * pitch_ + col(j)] = value;
+  }
+  // Column j of the tile, one element per row, rows past the matrix's edge not stored: the
+  // values are gathered first, so their loads issue together, and the rows are a pointer step apart.
+  CARBIDE_DEVICE void store_column(int j, const vec<T, Rows>& values) const {
+#if defined(__CUDACC__) && defined(CARBIDE_CHECKED)
+    if (j < 0 || j >= Cols) detail::fail_check();
+#endif
+    if (j >= cols_inside_) return;
+    T* to = data_ + first_row_ * pitch_ + col(j);
+    CARBIDE_UNROLL
+    for (int i = 0; i < Rows; ++i, to += row_step_)
+      if (i < rows_inside_) *to = values[i];
   }
 
  private:
@@ -476,10 +490,21 @@ class strided_tile_mut {
   CARBIDE_DEVICE strided_tile_mut(T* data, std::size_t rows, std::size_t cols, std::size_t pitch,
                                   std::size_t first_row, std::size_t row_stride, std::size_t first_col,
                                   std::size_t col_stride)
-      : data_(data), rows_(rows), cols_(cols), pitch_(pitch), first_row_(first_row),
-        row_stride_(row_stride), first_col_(first_col), col_stride_(col_stride) {}
+      : data_(data), pitch_(pitch), first_row_(first_row), row_stride_(row_stride),
+        first_col_(first_col), col_stride_(col_stride), row_step_(row_stride * pitch),
+        rows_inside_(inside<Rows>(first_row, row_stride, rows)),
+        cols_inside_(inside<Cols>(first_col, col_stride, cols)) {}
+  // How many of the Count indexes first, first + stride, … lie below `size` (a prefix of them).
+  template <int Count>
+  CARBIDE_DEVICE static int inside(std::size_t first, std::size_t stride, std::size_t size) {
+    int n = 0;
+    CARBIDE_UNROLL
+    for (int k = 0; k < Count; ++k) n += first + std::size_t(k) * stride < size;
+    return n;
+  }
   T* data_;
-  std::size_t rows_, cols_, pitch_, first_row_, row_stride_, first_col_, col_stride_;
+  std::size_t pitch_, first_row_, row_stride_, first_col_, col_stride_, row_step_;
+  int rows_inside_, cols_inside_;
 };
 
 // An exclusive output: each thread reaches only the element its own witness names.
