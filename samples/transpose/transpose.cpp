@@ -17,7 +17,7 @@ constexpr unsigned kThreadRows = 4;
 constexpr unsigned kRowsPerThread = kTile / kThreadRows;  // 8
 
 CARBIDE_KERNEL
-CARBIDE_LAUNCH_BOUNDS(kTile * kThreadRows)
+CARBIDE_LAUNCH_BOUNDS(kTile * kThreadRows, 16)  // sixteen blocks per SM: 32 registers a thread
 CARBIDE_LAUNCH_CONTRACT(domain = 2, block = (kTile, kThreadRows, 1))
 void transpose(carbide::span<const float> in, std::uint32_t in_rows, std::uint32_t in_cols,
                carbide::disjoint_span2d<float> out) {

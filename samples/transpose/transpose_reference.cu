@@ -6,7 +6,7 @@
 
 namespace reference {
 
-__global__ void __launch_bounds__(128) transpose(const float* __restrict__ in, std::uint32_t rows,
+__global__ void __launch_bounds__(128, 16) transpose(const float* __restrict__ in, std::uint32_t rows,
                                                  std::uint32_t cols, float* __restrict__ out) {
   __shared__ float tile[32][33];
   const size_t in_col = size_t(blockIdx.y) * 32 + threadIdx.x;
