@@ -20,9 +20,6 @@ std::string problem(const model::Parameter& param) {
       return "is a carbide::span of mutable elements, which every thread could write";
     case UnsupportedParam::UnnameableScalar:
       return "has a type the generated launch API cannot name before your code";
-    case UnsupportedParam::DeclaredInHeader:
-      return "has a type declared in a header, and the device code Carbide generates holds only "
-             "what this file declares";
     case UnsupportedParam::None:
       break;
   }
@@ -46,8 +43,6 @@ std::string advice(const model::Parameter& param, bool pointee_const) {
     case UnsupportedParam::UnnameableScalar:
       return "declare the type as a plain struct at namespace scope, or pass its underlying "
              "integer type";
-    case UnsupportedParam::DeclaredInHeader:
-      return "declare '" + param.device_type + "' in this file";
     case UnsupportedParam::None:
       break;
   }

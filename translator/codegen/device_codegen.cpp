@@ -176,7 +176,9 @@ std::string generate_device_source(
     const clang::CharSourceRange range = unit_range(decl, sources, context.getLangOpts());
     const unsigned line = sources.getExpansionLineNumber(range.getBegin());
     const unsigned column = sources.getExpansionColumnNumber(range.getBegin());
-    out += "#line " + std::to_string(line) + " \"" + program.source_path + "\"\n" +
+    const bool in_main_file = sources.isInMainFile(range.getBegin());
+    const std::string file = in_main_file ? program.source_path : sources.getFilename(range.getBegin()).str();
+    out += "#line " + std::to_string(line) + " \"" + file + "\"\n" +
            std::string(column - 1, ' ') + rewriter.getRewrittenText(range) + "\n";
   }
   out += close_namespaces(open);

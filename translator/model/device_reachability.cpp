@@ -1,5 +1,7 @@
 #include "model/device_reachability.hpp"
 
+#include "model/user_code.hpp"
+
 #include <clang/Basic/SourceManager.h>
 #include <clang/AST/DeclTemplate.h>
 #include <clang/AST/RecursiveASTVisitor.h>
@@ -48,7 +50,7 @@ class Collector : public clang::RecursiveASTVisitor<Collector> {
   bool shouldVisitImplicitCode() const { return true; }
 
   void add_function(const clang::FunctionDecl* function) {
-    if (!in_main_file(function)) return;
+    if (!in_user_code(function)) return;
     note_top_level(function);
     if (visited_.insert(function).second) pending_.push_back(function);
     // A lambda's body is part of its enclosing function, and nvcc gives implicit members
@@ -72,6 +74,10 @@ class Collector : public clang::RecursiveASTVisitor<Collector> {
     });
     units_.erase(std::unique(units_.begin(), units_.end()), units_.end());
     device_.top_level_decls = units_;
+    for (const clang::Decl* unit : units_)
+      if (const clang::FileID file = sources_.getFileID(sources_.getExpansionLoc(unit->getBeginLoc()));
+          std::find(device_.files.begin(), device_.files.end(), file) == device_.files.end())
+        device_.files.push_back(file);
     device_.functions.assign(functions_.begin(), functions_.end());
     std::sort(device_.functions.begin(), device_.functions.end(),
               [&](const clang::FunctionDecl* a, const clang::FunctionDecl* b) {
@@ -106,16 +112,14 @@ class Collector : public clang::RecursiveASTVisitor<Collector> {
   }
 
  private:
-  bool in_main_file(const clang::Decl* decl) const {
-    return sources_.isInMainFile(sources_.getExpansionLoc(decl->getLocation()));
-  }
+  bool in_user_code(const clang::Decl* decl) const { return model::in_user_code(sources_, decl); }
 
   void note_top_level(const clang::Decl* decl) {
-    if (in_main_file(decl)) units_.push_back(top_level(decl));
+    if (in_user_code(decl)) units_.push_back(top_level(decl));
   }
 
   void reference(const clang::ValueDecl* decl) {
-    if (decl == nullptr || !in_main_file(decl)) return;
+    if (decl == nullptr || !in_user_code(decl)) return;
     if (const auto* function = llvm::dyn_cast<clang::FunctionDecl>(decl)) {
       add_function(function);
     } else if (llvm::isa<clang::VarDecl>(decl) && !decl->getDeclContext()->isFunctionOrMethod()) {
@@ -127,17 +131,18 @@ class Collector : public clang::RecursiveASTVisitor<Collector> {
     }
   }
 
-  // A type's declaration is emitted whole; its data members' types come with it. Its member
+  // A type's declaration is emitted whole; what its data members name comes with it. Its member
   // functions are not followed here: only the ones device code calls are device functions.
   void reference_type_decl(const clang::NamedDecl* decl) {
-    if (decl == nullptr || !in_main_file(decl) || decl->getDeclContext()->isFunctionOrMethod())
+    if (decl == nullptr || !in_user_code(decl) || decl->getDeclContext()->isFunctionOrMethod())
       return;
     if (!types_.insert(decl).second) return;
     note_top_level(decl);
     if (const auto* record = llvm::dyn_cast<clang::CXXRecordDecl>(decl)) {
       if (const clang::CXXRecordDecl* definition = record->getDefinition()) {
+        // The field as written: its type, array bounds (`float tap[kTaps]`) and initializer.
         for (const clang::FieldDecl* field : definition->fields())
-          TraverseType(field->getType());
+          TraverseDecl(const_cast<clang::FieldDecl*>(field));
         for (const clang::CXXBaseSpecifier& base : definition->bases())
           TraverseType(base.getType());
       }
@@ -156,21 +161,26 @@ class Collector : public clang::RecursiveASTVisitor<Collector> {
   std::vector<const clang::FunctionDecl*> pending_;
 };
 
-// Standard headers whose contents nvcc accepts in device code.
-std::vector<std::string> device_usable_includes(const clang::SourceManager& sources) {
+// Standard headers whose contents nvcc accepts in device code, as the files holding device code
+// include them.
+std::vector<std::string> device_usable_includes(const clang::SourceManager& sources,
+                                                const std::vector<clang::FileID>& files) {
   static const std::set<std::string> usable = {
       "algorithm", "array",  "cfloat", "climits", "cmath",       "cstddef", "cstdint",
       "float.h",   "limits", "math.h", "stddef.h", "stdint.h",   "type_traits", "utility"};
   static const std::regex include(R"(^\s*#\s*include\s*<([A-Za-z0-9_./]+)>)");
   std::vector<std::string> result;
-  llvm::StringRef text = sources.getBufferData(sources.getMainFileID());
-  while (!text.empty()) {
-    auto [line, rest] = text.split('\n');
-    text = rest;
-    std::smatch match;
-    const std::string current = line.str();
-    if (std::regex_search(current, match, include) && usable.count(match[1]))
-      result.push_back(match[1]);
+  for (const clang::FileID file : files) {
+    llvm::StringRef text = sources.getBufferData(file);
+    while (!text.empty()) {
+      auto [line, rest] = text.split('\n');
+      text = rest;
+      std::smatch match;
+      const std::string current = line.str();
+      if (std::regex_search(current, match, include) && usable.count(match[1]) &&
+          std::find(result.begin(), result.end(), match[1].str()) == result.end())
+        result.push_back(match[1]);
+    }
   }
   return result;
 }
@@ -183,7 +193,7 @@ DeviceCode collect_device_code(clang::ASTContext& context,
   for (const clang::FunctionDecl* kernel : kernels) collector.add_function(kernel);
   collector.run();
   DeviceCode device = collector.finish();
-  device.std_includes = device_usable_includes(context.getSourceManager());
+  device.std_includes = device_usable_includes(context.getSourceManager(), device.files);
   return device;
 }
 

@@ -30,7 +30,6 @@ enum class UnsupportedParam {
   NotTriviallyCopyable,
   MutableSharedView,    // carbide::span<T> with a non-const T
   UnnameableScalar,     // a scalar type the generated API cannot declare
-  DeclaredInHeader,     // a record from one of the user's headers, which device code does not get
 };
 
 // Views whose buffer no other argument of the same launch may share.
@@ -89,6 +88,7 @@ struct DeviceCode {
   // source order.
   std::vector<const clang::FunctionDecl*> functions;
   std::vector<std::string> std_includes;            // device-usable standard headers
+  std::vector<clang::FileID> files;  // the user's file and the headers of theirs that hold device code
 };
 
 struct Program {

@@ -1,5 +1,7 @@
 #include "model/parameters.hpp"
 
+#include "model/user_code.hpp"
+
 #include <clang/Basic/SourceManager.h>
 #include <clang/AST/DeclTemplate.h>
 #include <clang/AST/QualTypeNames.h>
@@ -92,23 +94,12 @@ Parameter classify_parameter(const clang::ParmVarDecl* param, clang::ASTContext&
     return result;
   }
   if (const auto* record = type->getAsCXXRecordDecl()) {
-    const clang::SourceManager& sources = context.getSourceManager();
-    const clang::SourceLocation at = sources.getExpansionLoc(record->getLocation());
-    // Device code is copied from the translated file only; a record from one of the user's own
-    // headers is still declared for the API header, so that the rule can say what to do.
-    const bool in_user_header =
-        !sources.isInMainFile(at) && !sources.isInSystemHeader(at) &&
-        !llvm::StringRef(record->getQualifiedNameAsString()).starts_with("carbide::");
-    if (sources.isInMainFile(at) || in_user_header) {
+    if (in_user_code(context.getSourceManager(), record)) {
       if (!declared_at_namespace_scope(record)) {
         result.unsupported = UnsupportedParam::UnnameableScalar;
         return result;
       }
       result.forward_declaration = forward_declaration(record);
-      if (in_user_header) {
-        result.unsupported = UnsupportedParam::DeclaredInHeader;
-        return result;
-      }
     }
   } else if (const auto* enumeration = type->getAs<clang::EnumType>()) {
     const clang::SourceManager& sources = context.getSourceManager();

@@ -1,0 +1,20 @@
+#include "model/user_code.hpp"
+
+#include <clang/AST/DeclCXX.h>
+
+namespace carbide::model {
+
+bool in_user_code(const clang::SourceManager& sources, const clang::Decl* decl) {
+  const clang::SourceLocation at = sources.getExpansionLoc(decl->getLocation());
+  if (sources.isInMainFile(at)) return true;
+  if (at.isInvalid() || sources.isInSystemHeader(at) || !sources.getFileEntryRefForID(sources.getFileID(at)))
+    return false;
+  const clang::DeclContext* outermost = nullptr;
+  for (const clang::DeclContext* scope = decl->getDeclContext(); !scope->isTranslationUnit();
+       scope = scope->getParent())
+    outermost = scope;
+  const auto* ns = llvm::dyn_cast_or_null<clang::NamespaceDecl>(outermost);
+  return !(ns && ns->getName() == "carbide");
+}
+
+}  // namespace carbide::model
