@@ -1,6 +1,8 @@
 // Kernels the GPU tests launch through their generated module.
 #include <carbide/carbide.hpp>
 
+#include "particles.hpp"
+
 namespace gpu_tests {
 
 CARBIDE_KERNEL
@@ -189,6 +191,14 @@ void strided_tiles(carbide::disjoint_span2d<float> out, carbide::atomic_span<uns
     }
     mine.store_column(1, column);
   }
+}
+
+// Records through views: a user struct and its helper from a header, read and written whole.
+CARBIDE_KERNEL
+CARBIDE_LAUNCH_CONTRACT(domain = 1, block = (kBlock, 1, 1))
+void advance_particles(carbide::span<const Particle> in, float dt, carbide::disjoint_span<Particle> out) {
+  auto idx = carbide::thread::index_1d();
+  if (Particle* p = out.get_mut(idx)) *p = advanced(in[idx.get()], dt);
 }
 
 }  // namespace gpu_vocabulary

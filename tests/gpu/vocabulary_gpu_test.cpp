@@ -2,6 +2,7 @@
 // 2-D views, grid-stride loops — each against a CPU reference on fresh random data.
 #include "gpu_kernels.carbide.hpp"
 #include "gpu_test_support.hpp"
+#include "particles.hpp"
 
 #include <cmath>
 #include <limits>
@@ -133,6 +134,32 @@ TEST(Vocabulary, StridedPiecesAndTilesGiveEveryElementToOneThread) {
   for (std::size_t r = 0; r < rows; ++r)
     for (std::size_t c = 0; c < cols; ++c)
       wrong += elements[r * cols + c] != float(r * 1000 + c) || element_counts[r * cols + c] != 1;
+  EXPECT_EQ(wrong, 0u);
+}
+
+TEST(Vocabulary, RecordsFromAHeaderTravelThroughViews) {
+  CARBIDE_REQUIRE_DEVICE();
+  auto ctx = carbide::Context::create(0);
+  auto stream = ctx.default_stream();
+  const std::size_t n = 1000 + 3;
+  const auto speeds = random_floats(3 * n);
+  std::vector<gpu_vocabulary::Particle> particles(n);
+  for (std::size_t i = 0; i < n; ++i)
+    particles[i] = {{float(i), 0.f, -1.f}, {speeds[3 * i], speeds[3 * i + 1], speeds[3 * i + 2]}, std::uint32_t(i)};
+  auto in = carbide::DeviceBuffer<gpu_vocabulary::Particle>::from_host(stream, particles);
+  auto out = carbide::DeviceBuffer<gpu_vocabulary::Particle>::zeroed(stream, n);
+  auto module = gpu_vocabulary::load(ctx);
+  module.advance_particles(
+      stream, module.prepare_advance_particles(carbide::LaunchConfig1D(carbide::div_ceil(n, kBlock), kBlock)), in,
+      0.5f, out);
+  const auto result = out.to_host_vec(stream);
+  std::size_t wrong = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    const gpu_vocabulary::Particle expected = gpu_vocabulary::advanced(particles[i], 0.5f);
+    for (int d = 0; d < 3; ++d)
+      wrong += result[i].position[d] != expected.position[d] || result[i].velocity[d] != expected.velocity[d];
+    wrong += result[i].id != std::uint32_t(i + 1);
+  }
   EXPECT_EQ(wrong, 0u);
 }
 

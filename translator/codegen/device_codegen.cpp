@@ -1,30 +1,20 @@
 #include "codegen/device_codegen.hpp"
 
+#include "codegen/copied_declarations.hpp"
 #include "codegen/generated_text.hpp"
 #include "model/annotations.hpp"
 
 #include <clang/AST/DeclCXX.h>
 #include <clang/Basic/SourceManager.h>
 #include <clang/AST/DeclTemplate.h>
-#include <clang/Lex/Lexer.h>
 #include <clang/AST/RecursiveASTVisitor.h>
 #include <clang/Rewrite/Core/Rewriter.h>
 #include <llvm/Support/Path.h>
 
-#include <algorithm>
 #include <set>
 
 namespace carbide::codegen {
 namespace {
-
-std::vector<std::string> enclosing_namespaces(const clang::Decl* decl) {
-  std::vector<std::string> path;
-  for (const clang::DeclContext* scope = decl->getDeclContext(); !scope->isTranslationUnit();
-       scope = scope->getParent())
-    if (const auto* ns = llvm::dyn_cast<clang::NamespaceDecl>(scope))
-      path.insert(path.begin(), ns->getNameAsString());  // "" for an anonymous namespace
-  return path;
-}
 
 // Marks device functions for nvcc. A constexpr function stays usable on the host as well, since
 // nvcc may evaluate it in a constant expression.
@@ -77,29 +67,6 @@ void number_shared_sites(const model::Program& program, clang::Rewriter& rewrite
     if (function->hasBody()) numberer.TraverseStmt(function->getBody());
 }
 
-// The last declaration of `decl`'s group: `constexpr unsigned a = 1, b = 2;` declares a and b
-// with one beginning, and its text is emitted once, whole.
-const clang::Decl* last_of_group(const clang::Decl* decl) {
-  const clang::Decl* last = decl;
-  for (const clang::Decl* sibling : decl->getDeclContext()->decls())  // in source order
-    if (sibling->getBeginLoc() == decl->getBeginLoc() && llvm::isa<clang::VarDecl>(sibling))
-      last = sibling;
-  return last;
-}
-
-// The declaration's (group's) text with the trailing semicolon that ends a class or variable.
-clang::CharSourceRange unit_range(const clang::Decl* decl, const clang::SourceManager& sources,
-                                  const clang::LangOptions& language) {
-  const clang::SourceLocation begin = sources.getExpansionLoc(decl->getBeginLoc());
-  clang::SourceLocation end = clang::Lexer::getLocForEndOfToken(
-      sources.getExpansionLoc(last_of_group(decl)->getEndLoc()), 0, sources, language);
-  const char* text = sources.getCharacterData(end);
-  std::size_t skip = 0;
-  while (text[skip] == ' ' || text[skip] == '\t') ++skip;
-  if (text[skip] == ';') end = end.getLocWithOffset(int(skip) + 1);
-  return clang::CharSourceRange::getCharRange(begin, end);
-}
-
 // A contract's block is compiled in as its thread count (.maxntid); the nvcc stage then makes
 // that the exact (x, y, z) (.reqntid), see nvcc/ptx_directives.hpp.
 std::string launch_attributes(const model::Kernel& kernel) {
@@ -141,10 +108,6 @@ void mark_proven_subscripts(const std::vector<const clang::CXXOperatorCallExpr*>
   }
 }
 
-std::size_t count_lines(const std::string& text) {
-  return std::size_t(std::count(text.begin(), text.end(), '\n'));
-}
-
 }  // namespace
 
 std::string generate_device_source(
@@ -164,26 +127,8 @@ std::string generate_device_source(
          "checked again.\n#define CARBIDE_CHECKED 1\n#include <carbide/device.hpp>\n";
   for (const std::string& header : program.device.std_includes) out += "#include <" + header + ">\n";
 
-  std::vector<std::string> open;
-  std::set<clang::SourceLocation> emitted;  // group beginnings
-  for (const clang::Decl* decl : program.device.top_level_decls) {
-    if (!emitted.insert(sources.getExpansionLoc(decl->getBeginLoc())).second) continue;
-    const std::vector<std::string> path = enclosing_namespaces(decl);
-    if (path != open) {
-      out += "\n" + close_namespaces(open) + open_namespaces(path);
-      open = path;
-    }
-    const clang::CharSourceRange range = unit_range(decl, sources, context.getLangOpts());
-    const unsigned line = sources.getExpansionLineNumber(range.getBegin());
-    const unsigned column = sources.getExpansionColumnNumber(range.getBegin());
-    const bool in_main_file = sources.isInMainFile(range.getBegin());
-    const std::string file = in_main_file ? program.source_path : sources.getFilename(range.getBegin()).str();
-    out += "#line " + std::to_string(line) + " \"" + file + "\"\n" +
-           std::string(column - 1, ' ') + rewriter.getRewrittenText(range) + "\n";
-  }
-  out += close_namespaces(open);
-
-  out += "#line " + std::to_string(count_lines(out) + 2) + " \"" + generated_name + "\"\n";
+  out += copy_declarations(program.device.top_level_decls, rewriter, program.source_path);
+  out += line_of_generated_file(out, generated_name);
   out += "\n// Entry points. A contract's block becomes the entry's .reqntid in the PTX, so the "
          "driver\n// also refuses a launch with any other block shape.\n";
   for (const model::Module& module : program.modules)

@@ -1,5 +1,7 @@
 #include "codegen/generated_text.hpp"
 
+#include <algorithm>
+
 namespace carbide::codegen {
 
 std::string banner(const std::string& source_name, const std::string& what) {
@@ -24,6 +26,11 @@ std::string join(const std::vector<std::string>& parts, const std::string& separ
   std::string text;
   for (const std::string& part : parts) text += (text.empty() ? "" : separator) + part;
   return text;
+}
+
+std::string line_of_generated_file(const std::string& text, const std::string& generated_name) {
+  const auto lines = std::count(text.begin(), text.end(), '\n');
+  return "#line " + std::to_string(lines + 2) + " \"" + generated_name + "\"\n";
 }
 
 }  // namespace carbide::codegen

@@ -17,4 +17,8 @@ std::string close_namespaces(const std::vector<std::string>& path);
 
 std::string join(const std::vector<std::string>& parts, const std::string& separator);
 
+// `#line` back to the generated file itself, for the line after this directive, once `text` holds
+// copied user code under the user's line numbers.
+std::string line_of_generated_file(const std::string& text, const std::string& generated_name);
+
 }  // namespace carbide::codegen

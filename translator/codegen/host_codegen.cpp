@@ -1,5 +1,6 @@
 #include "codegen/host_codegen.hpp"
 
+#include "codegen/copied_declarations.hpp"
 #include "codegen/generated_text.hpp"
 
 #include <llvm/Support/Path.h>
@@ -198,10 +199,20 @@ std::string generate_api_header(const model::Program& program) {
 }
 
 std::string generate_host_stubs(const model::Program& program, const ModuleImage& image,
-                                const std::string& api_header_name) {
+                                const std::string& api_header_name, clang::ASTContext& context) {
   const std::string source_name = llvm::sys::path::filename(program.source_path).str();
   std::string text = banner(source_name, "host stubs that load and launch its kernels");
-  text += "#include \"" + api_header_name + "\"\n\nnamespace {\n\n// " + image.description +
+  text += "#include \"" + api_header_name + "\"\n";
+  if (!program.host_type_decls.empty()) {
+    // The same tokens as the user's definitions, so the two translation units agree (ODR).
+    text += "\n// The records the views hold, as " + source_name +
+            " defines them: the stubs need their size.\n";
+    for (const std::string& header : program.device.std_includes) text += "#include <" + header + ">\n";
+    clang::Rewriter unchanged(context.getSourceManager(), context.getLangOpts());
+    text += copy_declarations(program.host_type_decls, unchanged, program.source_path);
+    text += line_of_generated_file(text, program.stem + ".carbide.cpp");
+  }
+  text += "\nnamespace {\n\n// " + image.description +
           ".\n" + image_array(image.bytes) + "\n}  // namespace\n";
   for (const model::Module& module : program.modules) {
     text += "\n" + open_namespaces(module.namespace_path) + "namespace {\n";

@@ -2,6 +2,8 @@
 
 #include "model/module_model.hpp"
 
+#include <clang/AST/ASTContext.h>
+
 #include <string>
 
 namespace carbide::codegen {
@@ -16,8 +18,9 @@ struct ModuleImage {
   std::string description;  // e.g. "PTX for sm_90 from nvcc 13.0"
 };
 
-// The host stubs: the module loader with the image embedded, prepare_<k> and the launches.
+// The host stubs: the module loader with the image embedded, prepare_<k> and the launches, and
+// the definitions of the user records that views hold (read from `context`'s sources).
 std::string generate_host_stubs(const model::Program& program, const ModuleImage& image,
-                                const std::string& api_header_name);
+                                const std::string& api_header_name, clang::ASTContext& context);
 
 }  // namespace carbide::codegen

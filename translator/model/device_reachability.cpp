@@ -59,6 +59,8 @@ class Collector : public clang::RecursiveASTVisitor<Collector> {
     functions_.insert(llvm::cast<clang::FunctionDecl>(as_written(function)));
   }
 
+  void add_type(const clang::CXXRecordDecl* record) { reference_type_decl(record); }
+
   void run() {
     while (!pending_.empty()) {
       const clang::FunctionDecl* function = pending_.back();
@@ -195,6 +197,13 @@ DeviceCode collect_device_code(clang::ASTContext& context,
   DeviceCode device = collector.finish();
   device.std_includes = device_usable_includes(context.getSourceManager(), device.files);
   return device;
+}
+
+std::vector<const clang::Decl*> collect_type_definitions(
+    clang::ASTContext& context, const std::vector<const clang::CXXRecordDecl*>& records) {
+  Collector collector(context);
+  for (const clang::CXXRecordDecl* record : records) collector.add_type(record);
+  return collector.finish().top_level_decls;
 }
 
 }  // namespace carbide::model

@@ -11,4 +11,9 @@ namespace carbide::model {
 DeviceCode collect_device_code(clang::ASTContext& context,
                                const std::vector<const clang::FunctionDecl*>& kernels);
 
+// The declarations that define `records`: each record and, through its fields, the types and
+// constants it names, in source order.
+std::vector<const clang::Decl*> collect_type_definitions(clang::ASTContext& context,
+                                                         const std::vector<const clang::CXXRecordDecl*>& records);
+
 }  // namespace carbide::model

@@ -160,6 +160,12 @@ Program build_program(clang::ASTContext& context) {
     program.modules[it->second].kernels.push_back(std::move(kernel));
   }
   program.device = collect_device_code(context, finder.kernels);
+  std::vector<const clang::CXXRecordDecl*> view_elements;
+  for (const Module& module : program.modules)
+    for (const Kernel& kernel : module.kernels)
+      for (const Parameter& param : kernel.params)
+        if (is_view(param.kind) && param.user_record) view_elements.push_back(param.user_record);
+  program.host_type_decls = collect_type_definitions(context, view_elements);
   return program;
 }
 

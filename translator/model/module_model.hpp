@@ -5,6 +5,7 @@
 #include "contract/contract_parser.hpp"
 
 #include <clang/AST/Decl.h>
+#include <clang/AST/DeclCXX.h>
 
 #include <cstdint>
 #include <optional>
@@ -46,7 +47,8 @@ struct Parameter {
   UnsupportedParam unsupported = UnsupportedParam::None;
   std::string device_type;    // the kernel's own parameter type, fully qualified
   std::string element_type;   // views: the element type without const
-  std::string forward_declaration;  // record scalars: how the API header declares the type
+  std::string forward_declaration;  // a user record (scalar or view element): how the API header declares it
+  const clang::CXXRecordDecl* user_record = nullptr;  // that record
 };
 
 struct LaunchBounds {
@@ -96,6 +98,9 @@ struct Program {
   std::string stem;         // vecadd
   std::vector<Module> modules;
   DeviceCode device;
+  // What the host stubs define so that they can size the buffers of views of user records:
+  // those records and what their fields name, in source order.
+  std::vector<const clang::Decl*> host_type_decls;
   std::size_t kernel_count() const;
 };
 

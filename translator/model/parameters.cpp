@@ -45,6 +45,29 @@ bool declared_at_namespace_scope(const clang::CXXRecordDecl* record) {
   return true;
 }
 
+
+// A type of the user's own (a record or an enum from their file or headers) must be declared
+// before the API header's use of it. Records at namespace scope are forward-declared; anything
+// else is marked unsupported. Returns false when it is.
+bool name_user_type(clang::QualType type, clang::ASTContext& context, Parameter& result) {
+  const clang::SourceManager& sources = context.getSourceManager();
+  if (const auto* record = type->getAsCXXRecordDecl()) {
+    if (!in_user_code(sources, record)) return true;
+    if (!declared_at_namespace_scope(record)) {
+      result.unsupported = UnsupportedParam::UnnameableScalar;
+      return false;
+    }
+    result.forward_declaration = forward_declaration(record);
+    result.user_record = record;
+  } else if (const auto* enumeration = type->getAs<clang::EnumType>()) {
+    if (in_user_code(sources, enumeration->getDecl())) {
+      result.unsupported = UnsupportedParam::UnnameableScalar;
+      return false;
+    }
+  }
+  return true;
+}
+
 }  // namespace
 
 std::string spell_type(clang::QualType type, const clang::ASTContext& context) {
@@ -77,7 +100,7 @@ Parameter classify_parameter(const clang::ParmVarDecl* param, clang::ASTContext&
       result.unsupported = UnsupportedParam::MutableSharedView;
       return result;
     }
-    result.kind = ParamKind::ReadView;
+    if (name_user_type(element, context, result)) result.kind = ParamKind::ReadView;
     return result;
   }
   for (auto [name, kind] : {std::pair{"carbide::disjoint_span", ParamKind::ExclusiveView},
@@ -85,7 +108,7 @@ Parameter classify_parameter(const clang::ParmVarDecl* param, clang::ASTContext&
                             std::pair{"carbide::atomic_span", ParamKind::AtomicView}}) {
     if (const auto* view = carbide_view(type, name)) {
       result.element_type = spell_type(element_of(view).getUnqualifiedType(), context);
-      result.kind = kind;
+      if (name_user_type(element_of(view), context, result)) result.kind = kind;
       return result;
     }
   }
@@ -93,21 +116,7 @@ Parameter classify_parameter(const clang::ParmVarDecl* param, clang::ASTContext&
     result.unsupported = UnsupportedParam::NotTriviallyCopyable;
     return result;
   }
-  if (const auto* record = type->getAsCXXRecordDecl()) {
-    if (in_user_code(context.getSourceManager(), record)) {
-      if (!declared_at_namespace_scope(record)) {
-        result.unsupported = UnsupportedParam::UnnameableScalar;
-        return result;
-      }
-      result.forward_declaration = forward_declaration(record);
-    }
-  } else if (const auto* enumeration = type->getAs<clang::EnumType>()) {
-    const clang::SourceManager& sources = context.getSourceManager();
-    if (sources.isInMainFile(sources.getExpansionLoc(enumeration->getDecl()->getLocation()))) {
-      result.unsupported = UnsupportedParam::UnnameableScalar;
-      return result;
-    }
-  }
+  if (!name_user_type(type, context, result)) return result;
   result.kind = ParamKind::Scalar;
   return result;
 }

@@ -124,7 +124,7 @@ Outcome translate_file(const std::string& path, const std::string& out_dir,
       {base + ".carbide.cu", cuda},
       {base + ".ptx", compiled.ptx},
       {base + ".carbide.hpp", codegen::generate_api_header(program)},
-      {base + ".carbide.cpp", codegen::generate_host_stubs(program, image, header_name)},
+      {base + ".carbide.cpp", codegen::generate_host_stubs(program, image, header_name, analysis->ast->getASTContext())},
   };
   if (fat) files.push_back({base + ".fatbin", compiled.fatbin});
   std::vector<std::string> targets;
