@@ -2,10 +2,10 @@
 
 #include "device_walk.hpp"
 
-#include <clang/AST/DeclTemplate.h>
+#include "analysis/view_claims.hpp"
+
 #include <clang/AST/ExprCXX.h>
 
-#include <map>
 
 namespace carbide::rules {
 namespace {
@@ -56,64 +56,38 @@ class Finder : public DeviceCodeFinder<Finder> {
   }
 };
 
-// Each ownership form partitions a view its own way: element i, chunk [K·i, K·i + K), an R × C
-// tile. Two forms on one view give some element to two threads (thread 1's element is in thread
-// 0's chunk of four), so within a function every claim on a view must have the same form.
-class MixedForms : public DeviceCodeFinder<MixedForms> {
- public:
-  using DeviceCodeFinder::DeviceCodeFinder;
-
-  void run() {
-    for (const clang::FunctionDecl* function : context_.device.definitions()) {
-      first_claims_.clear();
-      TraverseStmt(function->getBody());
-    }
-  }
-
-  bool VisitCXXMemberCallExpr(clang::CXXMemberCallExpr* call) {
-    const clang::CXXMethodDecl* method = call->getMethodDecl();
-    if (!method || !method->getName().starts_with("get_mut") || !is_disjoint_view(method->getParent()))
-      return true;
-    const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(call->getImplicitObjectArgument()->IgnoreParenImpCasts());
-    if (!ref) return true;
-    const auto [first, inserted] = first_claims_.try_emplace(ref->getDecl(), call);
-    if (inserted || form_of(first->second) == form_of(call)) return true;
-    const std::string view = ref->getDecl()->getNameAsString();
-    auto result = error(call->getBeginLoc(),
-                        "'" + source_text(context_.ast, call) + "' claims '" + view + "' as " + form_of(call) +
-                            " after '" + source_text(context_.ast, first->second) + "' claimed it as " +
-                            form_of(first->second) +
-                            "; the two forms give some elements to two threads. Claim every piece "
-                            "of '" + view + "' in this function the same way",
-                        call->getSourceRange());
-    result.notes.push_back({first->second->getBeginLoc(), "the other form"});
-    context_.reporter.report(std::move(result));
-    return true;
-  }
-
- private:
-  static bool is_disjoint_view(const clang::CXXRecordDecl* record) {
-    return record->getName() == "disjoint_span" || record->getName() == "disjoint_span2d";
-  }
-  // `get_mut_chunk<4>`: the method and its template arguments, which fix the partition.
-  std::string form_of(const clang::CXXMemberCallExpr* call) const {
-    const clang::CXXMethodDecl* method = call->getMethodDecl();
-    std::string form = method->getNameAsString();
-    if (const clang::TemplateArgumentList* arguments = method->getTemplateSpecializationArgs()) {
-      llvm::raw_string_ostream out(form);
-      clang::printTemplateArgumentList(out, arguments->asArray(), context_.ast.getPrintingPolicy());
-    }
-    return "'" + form + "'";
-  }
-
-  std::map<const clang::ValueDecl*, const clang::CXXMemberCallExpr*> first_claims_;
-};
+// Two ownership forms of one view give some element to two threads (thread 1's element is in
+// thread 0's chunk of four), so every claim a function makes on a view, itself or through the
+// helpers it passes the view to, must have the same form.
+void report_mixed_forms(const RuleContext& context, std::string_view rule) {
+  analysis::ViewClaimFinder claims(context.ast);
+  for (const clang::FunctionDecl* function : context.device.definitions())
+    for (const auto& [view, made] : claims.claims_of(function))
+      for (const analysis::ViewClaim& later : made) {
+        const analysis::ViewClaim& first = made.front();
+        // Claims that meet inside one helper are reported in the helper.
+        if (later.form == first.form || later.site == first.site) continue;
+        const std::string name = view->getNameAsString();
+        const bool through_helper = later.site != later.claim;
+        auto result = finding(
+            rule, diag::Severity::Error, later.site->getBeginLoc(),
+            "'" + source_text(context.ast, later.site) + "' claims '" + name + "' as '" + later.form +
+                "'" + (through_helper ? " (through '" + source_text(context.ast, later.claim) + "')" : "") +
+                " after '" + source_text(context.ast, first.site) + "' claimed it as '" + first.form +
+                "'; the two forms give some elements to two threads. Claim every piece of '" + name +
+                "' the same way",
+            later.site->getSourceRange());
+        result.notes.push_back({first.claim->getBeginLoc(), "the other form"});
+        if (through_helper) result.notes.push_back({later.claim->getBeginLoc(), "the claim in the helper"});
+        context.reporter.report(std::move(result));
+      }
+}
 
 }  // namespace
 
 void DisjointForeignWriteRule::check(const RuleContext& context) {
   Finder(context, name()).run();
-  MixedForms(context, name()).run();
+  report_mixed_forms(context, name());
 }
 
 }  // namespace carbide::rules

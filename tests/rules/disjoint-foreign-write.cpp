@@ -42,11 +42,27 @@ void mixed_forms(carbide::span<const float> in, carbide::disjoint_span<float> ou
   auto idx = carbide::thread::index_1d();
   if (float* e = out.get_mut(idx)) *e = in[idx.get()];
   if (auto mine = out.get_mut_chunk<4>(idx)) mine.store(carbide::vec<float, 4>{});
-  // CHECK: disjoint-foreign-write.cpp:[[@LINE-1]]:19: error: 'out.get_mut_chunk<4>(idx)' claims 'out' as 'get_mut_chunk<4>' after 'out.get_mut(idx)' claimed it as 'get_mut'; the two forms give some elements to two threads. Claim every piece of 'out' in this function the same way [carbide-disjoint-foreign-write]
+  // CHECK: disjoint-foreign-write.cpp:[[@LINE-1]]:19: error: 'out.get_mut_chunk<4>(idx)' claims 'out' as 'get_mut_chunk<4>' after 'out.get_mut(idx)' claimed it as 'get_mut'; the two forms give some elements to two threads. Claim every piece of 'out' the same way [carbide-disjoint-foreign-write]
   // CHECK: disjoint-foreign-write.cpp:[[@LINE-3]]:18: note: the other form
   if (auto wider = out.get_mut_chunk<8>(idx)) wider.store(carbide::vec<float, 8>{});
   // CHECK: disjoint-foreign-write.cpp:[[@LINE-1]]:20: error: 'out.get_mut_chunk<8>(idx)' claims 'out' as 'get_mut_chunk<8>' after 'out.get_mut(idx)'
   // CHECK: note: the other form
+}
+
+// The second form in a helper the view is passed to.
+void zero_chunk(carbide::disjoint_span<float> target, const carbide::thread::index_1d_witness& idx) {
+  if (auto mine = target.get_mut_chunk<4>(idx)) mine.store(carbide::vec<float, 4>{});
+}
+
+CARBIDE_KERNEL
+CARBIDE_LAUNCH_CONTRACT(domain = 1, block = 256)
+void mixed_through_helper(carbide::span<const float> in, carbide::disjoint_span<float> out) {
+  auto idx = carbide::thread::index_1d();
+  if (float* e = out.get_mut(idx)) *e = in[idx.get()];
+  zero_chunk(out, idx);
+  // CHECK: disjoint-foreign-write.cpp:[[@LINE-1]]:3: error: 'zero_chunk(out, idx)' claims 'out' as 'get_mut_chunk<4>' (through 'target.get_mut_chunk<4>(idx)') after 'out.get_mut(idx)' claimed it as 'get_mut'
+  // CHECK: disjoint-foreign-write.cpp:[[@LINE-3]]:18: note: the other form
+  // CHECK: disjoint-foreign-write.cpp:[[@LINE-11]]:19: note: the claim in the helper
 }
 
 // Good: the element itself, also as p[0], and arithmetic on the value, not the pointer.
@@ -69,6 +85,20 @@ void one_form_per_view(carbide::span<const float> in, carbide::disjoint_span<flo
   if (auto mine = out.get_mut_chunk<4>(idx)) mine.store(in.chunk<4>(idx.get()));
   if (auto again = out.get_mut_chunk<4>(idx)) again.store(carbide::vec<float, 4>{});
   if (float* total = sums.get_mut(idx)) *total = in[idx.get()];
+}
+
+// Good: a helper that claims the view in the kernel's own form.
+void store_chunk(carbide::disjoint_span<float> target, const carbide::thread::index_1d_witness& idx,
+                 const carbide::vec<float, 4>& values) {
+  if (auto mine = target.get_mut_chunk<4>(idx)) mine.store(values);
+}
+
+CARBIDE_KERNEL
+CARBIDE_LAUNCH_CONTRACT(domain = 1, block = 256)
+void same_form_through_helper(carbide::span<const float> in, carbide::disjoint_span<float> out) {
+  auto idx = carbide::thread::index_1d();
+  if (auto mine = out.get_mut_chunk<4>(idx)) mine.store(in.chunk<4>(idx.get()));
+  store_chunk(out, idx, carbide::vec<float, 4>{});
 }
 
 }  // namespace kernels

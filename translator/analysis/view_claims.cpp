@@ -1,0 +1,66 @@
+#include "analysis/view_claims.hpp"
+
+#include <clang/AST/RecursiveASTVisitor.h>
+
+namespace carbide::analysis {
+namespace {
+
+bool is_exclusive_view(const clang::CXXRecordDecl* record) {
+  return record && (record->getName() == "disjoint_span" || record->getName() == "disjoint_span2d");
+}
+
+// The view variable an expression names: `out`, also as the copy a by-value argument makes.
+const clang::ValueDecl* named_view(const clang::Expr* expr) {
+  expr = expr->IgnoreParenImpCasts();
+  if (const auto* copy = llvm::dyn_cast<clang::CXXConstructExpr>(expr); copy && copy->getNumArgs() == 1)
+    expr = copy->getArg(0)->IgnoreParenImpCasts();
+  const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(expr);
+  return ref ? ref->getDecl() : nullptr;
+}
+
+// `get_mut_chunk<4>`: the method and its template arguments, which fix the partition.
+std::string form_of(const clang::CXXMethodDecl* method, const clang::ASTContext& ast) {
+  std::string form = method->getNameAsString();
+  if (const clang::TemplateArgumentList* arguments = method->getTemplateSpecializationArgs()) {
+    llvm::raw_string_ostream out(form);
+    clang::printTemplateArgumentList(out, arguments->asArray(), ast.getPrintingPolicy());
+  }
+  return form;
+}
+
+}  // namespace
+
+const ViewClaims& ViewClaimFinder::claims_of(const clang::FunctionDecl* function) {
+  if (const auto known = claims_.find(function); known != claims_.end()) return known->second;
+  claims_[function];  // empty while it is being read, which ends recursion through a cycle
+
+  struct Walker : clang::RecursiveASTVisitor<Walker> {
+    ViewClaimFinder* finder;
+    ViewClaims found;
+    bool VisitCallExpr(clang::CallExpr* call) {
+      if (const auto* member = llvm::dyn_cast<clang::CXXMemberCallExpr>(call)) {
+        const clang::CXXMethodDecl* method = member->getMethodDecl();
+        if (method && method->getName().starts_with("get_mut") && is_exclusive_view(method->getParent()))
+          if (const clang::ValueDecl* view = named_view(member->getImplicitObjectArgument()))
+            found[view].push_back({member, form_of(method, finder->ast_), member});
+        return true;
+      }
+      const clang::FunctionDecl* callee = call->getDirectCallee();
+      const clang::FunctionDecl* definition = nullptr;
+      if (!callee || !callee->hasBody(definition)) return true;
+      const ViewClaims& inside = finder->claims_of(definition);
+      for (unsigned i = 0; i < call->getNumArgs() && i < definition->getNumParams(); ++i) {
+        const clang::ValueDecl* view = named_view(call->getArg(i));
+        const auto passed = inside.find(definition->getParamDecl(i));
+        if (!view || passed == inside.end()) continue;
+        for (const ViewClaim& claim : passed->second) found[view].push_back({claim.claim, claim.form, call});
+      }
+      return true;
+    }
+  } walker;
+  walker.finder = this;
+  if (const clang::Stmt* body = function->getBody()) walker.TraverseStmt(const_cast<clang::Stmt*>(body));
+  return claims_[function] = std::move(walker.found);
+}
+
+}  // namespace carbide::analysis

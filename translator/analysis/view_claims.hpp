@@ -1,0 +1,36 @@
+// Which ownership form each device function claims of each exclusive view it names (a parameter
+// or a local), directly or inside the helpers it passes the view to. Each form partitions a view
+// its own way (an element, a chunk of K, a tile), so a rule can tell when one view is claimed
+// two ways. Reports nothing itself.
+#pragma once
+
+#include <clang/AST/ASTContext.h>
+#include <clang/AST/ExprCXX.h>
+
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace carbide::analysis {
+
+struct ViewClaim {
+  const clang::CXXMemberCallExpr* claim;  // `view.get_mut_chunk<4>(idx)`, in this function or a helper
+  std::string form;                       // "get_mut_chunk<4>"
+  const clang::Expr* site;                // in the function asked about: the claim, or the call that makes it
+};
+
+// Per view, in the order the function's body makes them.
+using ViewClaims = std::map<const clang::ValueDecl*, std::vector<ViewClaim>>;
+
+class ViewClaimFinder {
+ public:
+  explicit ViewClaimFinder(const clang::ASTContext& ast) : ast_(ast) {}
+  const ViewClaims& claims_of(const clang::FunctionDecl* function);
+
+ private:
+  const clang::ASTContext& ast_;
+  std::map<const clang::FunctionDecl*, ViewClaims> claims_;
+};
+
+}  // namespace carbide::analysis
