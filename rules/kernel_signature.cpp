@@ -41,8 +41,10 @@ std::string advice(const model::Parameter& param, bool pointee_const) {
       return "write carbide::span<const " + param.element_type +
              "> to read, or carbide::disjoint_span<" + param.element_type + "> to write";
     case UnsupportedParam::UnnameableScalar:
-      return "declare the type as a plain struct at namespace scope, or pass its underlying "
-             "integer type";
+      // A view's element (element_type is set) has no underlying integer to pass instead.
+      return param.element_type.empty()
+                 ? "declare the type as a plain struct at namespace scope, or pass its underlying integer type"
+                 : "declare '" + param.element_type + "' as a plain struct at namespace scope";
     case UnsupportedParam::None:
       break;
   }

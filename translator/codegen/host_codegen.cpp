@@ -21,7 +21,7 @@ std::string tag_name(const model::Kernel& kernel) { return kernel.name + "_kerne
 
 // How the host passes each kind: a buffer for a view (mutable only where the kernel writes),
 // the value itself for a builtin scalar, a const reference for a record (which the API header
-// only forward-declares).
+// only forward-declares), a placeholder for a type the header cannot name.
 std::string host_parameter(const model::Parameter& param) {
   switch (param.kind) {
     case ParamKind::ReadView:
@@ -32,7 +32,10 @@ std::string host_parameter(const model::Parameter& param) {
     case ParamKind::ExclusiveView2D:
       return "carbide::DeviceBuffer2D<" + param.element_type + ">& " + param.name;
     case ParamKind::Scalar:
+      break;
     case ParamKind::Unsupported:
+      if (param.unsupported == model::UnsupportedParam::UnnameableScalar)
+        return "carbide::detail::unnameable_argument " + param.name;
       break;
   }
   if (!param.forward_declaration.empty()) return "const " + param.device_type + "& " + param.name;

@@ -189,6 +189,14 @@ class Prepared {
 
 namespace detail {
 
+// Stands in the API header for an argument whose type the header cannot name, which
+// carbide-kernel-signature reports: any argument converts to it, so the user's call still
+// compiles while that finding is reported. No stub is generated for such a kernel.
+struct unnameable_argument {
+  template <class T>
+  unnameable_argument(const T&) {}  // NOLINT(google-explicit-constructor): converts on purpose
+};
+
 struct LoadedModuleState;
 
 // A module image loaded into one context, with its kernels looked up by entry name.
