@@ -6,7 +6,6 @@
 
 #include <clang/AST/ExprCXX.h>
 
-
 namespace carbide::rules {
 namespace {
 
@@ -62,9 +61,9 @@ class Finder : public DeviceCodeFinder<Finder> {
 void report_mixed_forms(const RuleContext& context, std::string_view rule) {
   analysis::ViewClaimFinder claims(context.ast);
   for (const clang::FunctionDecl* function : context.device.definitions())
-    for (const auto& [view, made] : claims.claims_of(function))
+    for (const auto& [view, made] : claims.claims_of(function)) {
+      const analysis::ViewClaim& first = made.front();
       for (const analysis::ViewClaim& later : made) {
-        const analysis::ViewClaim& first = made.front();
         // Claims that meet inside one helper are reported in the helper.
         if (later.form == first.form || later.site == first.site) continue;
         const std::string name = view->getNameAsString();
@@ -81,6 +80,7 @@ void report_mixed_forms(const RuleContext& context, std::string_view rule) {
         if (through_helper) result.notes.push_back({later.claim->getBeginLoc(), "the claim in the helper"});
         context.reporter.report(std::move(result));
       }
+    }
 }
 
 }  // namespace

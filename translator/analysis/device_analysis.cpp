@@ -93,12 +93,17 @@ bool is_witness_type(clang::QualType type) {
   return name.rfind("carbide::thread::", 0) == 0 && llvm::StringRef(name).ends_with("_witness");
 }
 
+bool is_disjoint_view(const clang::CXXRecordDecl* record) {
+  if (record == nullptr) return false;
+  const std::string name = record->getQualifiedNameAsString();
+  return name == "carbide::disjoint_span" || name == "carbide::disjoint_span2d";
+}
+
 const clang::CXXMemberCallExpr* as_get_mut(const clang::Expr* expr) {
   const auto* call = llvm::dyn_cast<clang::CXXMemberCallExpr>(expr->IgnoreParenImpCasts());
   if (call == nullptr || call->getMethodDecl() == nullptr) return nullptr;
   if (call->getMethodDecl()->getName() != "get_mut") return nullptr;
-  const std::string owner = call->getMethodDecl()->getParent()->getQualifiedNameAsString();
-  return llvm::StringRef(owner).starts_with("carbide::disjoint_span") ? call : nullptr;
+  return is_disjoint_view(call->getMethodDecl()->getParent()) ? call : nullptr;
 }
 
 DeviceAnalysis::DeviceAnalysis(clang::ASTContext& context, const model::Program& program)

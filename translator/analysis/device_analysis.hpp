@@ -76,6 +76,9 @@ class DeviceAnalysis {
 // pointers and const.
 bool is_witness_type(clang::QualType type);
 
+// carbide::disjoint_span<T> or carbide::disjoint_span2d<T>.
+bool is_disjoint_view(const clang::CXXRecordDecl* record);
+
 // `view` in `view.get_mut(...)` when `call` is a disjoint view's get_mut.
 const clang::CXXMemberCallExpr* as_get_mut(const clang::Expr* expr);
 

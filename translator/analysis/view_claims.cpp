@@ -1,13 +1,11 @@
 #include "analysis/view_claims.hpp"
 
+#include "analysis/device_analysis.hpp"
+
 #include <clang/AST/RecursiveASTVisitor.h>
 
 namespace carbide::analysis {
 namespace {
-
-bool is_exclusive_view(const clang::CXXRecordDecl* record) {
-  return record && (record->getName() == "disjoint_span" || record->getName() == "disjoint_span2d");
-}
 
 // The view variable an expression names: `out`, also as the copy a by-value argument makes.
 const clang::ValueDecl* named_view(const clang::Expr* expr) {
@@ -40,7 +38,7 @@ const ViewClaims& ViewClaimFinder::claims_of(const clang::FunctionDecl* function
     bool VisitCallExpr(clang::CallExpr* call) {
       if (const auto* member = llvm::dyn_cast<clang::CXXMemberCallExpr>(call)) {
         const clang::CXXMethodDecl* method = member->getMethodDecl();
-        if (method && method->getName().starts_with("get_mut") && is_exclusive_view(method->getParent()))
+        if (method && method->getName().starts_with("get_mut") && is_disjoint_view(method->getParent()))
           if (const clang::ValueDecl* view = named_view(member->getImplicitObjectArgument()))
             found[view].push_back({member, form_of(method, finder->ast_), member});
         return true;

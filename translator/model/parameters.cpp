@@ -45,7 +45,6 @@ bool declared_at_namespace_scope(const clang::CXXRecordDecl* record) {
   return true;
 }
 
-
 // A type of the user's own (a record or an enum from their file or headers) must be declared
 // before the API header's use of it. Records at namespace scope are forward-declared; anything
 // else is marked unsupported. Returns false when it is.
