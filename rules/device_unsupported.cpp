@@ -1,6 +1,7 @@
 #include "device_unsupported.hpp"
 
 #include "device_walk.hpp"
+#include "model/vocabulary.hpp"
 
 #include <clang/AST/ExprCXX.h>
 #include <clang/AST/StmtCXX.h>
@@ -18,8 +19,7 @@ bool provided_by_toolchain(const clang::FunctionDecl* function, const clang::Sou
   if (function->getBuiltinID() != 0) return true;
   const clang::SourceLocation at = sources.getExpansionLoc(function->getLocation());
   if (sources.isInSystemHeader(at)) return true;
-  return !sources.isInMainFile(at) &&
-         function->getQualifiedNameAsString().rfind("carbide::", 0) == 0;
+  return !sources.isInMainFile(at) && model::vocabulary::is_carbide(function);
 }
 
 struct DeviceCall {

@@ -2,53 +2,65 @@
 
 #include "analysis/thread_values.hpp"
 
-#include <clang/AST/RecursiveASTVisitor.h>
-
 namespace carbide::rules {
 namespace {
 
 using analysis::Uniformity;
+using model::vocabulary::Arrival;
 
-// The collectives, and how uniform the control flow around each must be.
-std::optional<Uniformity> required_uniformity(const std::string& callee) {
-  if (callee == "carbide::block::sync") return Uniformity::Uniform;
-  for (const char* collective : {"shfl_down", "shfl_xor", "reduce_add", "ballot", "any", "all"})
-    if (callee == std::string("carbide::warp::") + collective) return Uniformity::WarpUniform;
-  return std::nullopt;
+std::string_view exit_verb(const clang::Stmt* exit) {
+  if (llvm::isa<clang::BreakStmt>(exit)) return "break out of the loop";
+  if (llvm::isa<clang::ContinueStmt>(exit)) return "skip to the next iteration";
+  if (llvm::isa<clang::GotoStmt>(exit)) return "jump away";
+  return "return";
 }
 
-struct Collectives : clang::RecursiveASTVisitor<Collectives> {
-  std::vector<std::pair<const clang::CallExpr*, Uniformity>> found;
-  bool VisitCallExpr(clang::CallExpr* call) {
-    if (auto required = required_uniformity(analysis::callee_name(call)))
-      found.push_back({call, *required});
-    return true;
-  }
-};
+std::string exit_noun(const clang::Stmt* exit) {
+  if (llvm::isa<clang::BreakStmt>(exit)) return "'break'";
+  if (llvm::isa<clang::ContinueStmt>(exit)) return "'continue'";
+  if (llvm::isa<clang::GotoStmt>(exit)) return "'goto'";
+  return "early return";
+}
 
 }  // namespace
 
 void DivergentBarrierRule::check(const RuleContext& context) {
   for (const clang::FunctionDecl* function : context.device.definitions()) {
-    Collectives collectives;
-    collectives.TraverseStmt(function->getBody());
-    if (collectives.found.empty()) continue;
+    const std::vector<analysis::CollectiveSite>& sites = context.device.collective_sites().in(function);
+    if (sites.empty()) continue;
     const analysis::ThreadValues& values = context.device.thread_values(function);
-    for (const auto& [call, required] : collectives.found) {
-      const bool barrier = required == Uniformity::Uniform;
-      const std::string what = "'" + source_text(context.ast, call) + "'";
+    if (!values.control().available()) {
+      context.reporter.report(finding(
+          name(), diag::Severity::Error, sites.front().call->getBeginLoc(),
+          "the checker could not build the control-flow graph of '" + function->getNameAsString() +
+              "', so it cannot show that every thread reaches this barrier; simplify the "
+              "function's control flow",
+          sites.front().call->getSourceRange()));
+      continue;
+    }
+    for (const analysis::CollectiveSite& site : sites) {
+      const bool barrier = site.arrival == Arrival::Block;
+      const Uniformity required = barrier ? Uniformity::Uniform : Uniformity::WarpUniform;
+      const bool through_helper = site.call != site.collective;
+      const std::string what = "'" + source_text(context.ast, site.call) + "'" +
+                               (through_helper ? " reaches '" + source_text(context.ast, site.collective) +
+                                                     "' and"
+                                               : "");
       const std::string who = barrier ? "every thread of the block" : "every lane of the warp";
-      for (const analysis::ThreadValues::Condition& condition : values.conditions_for(call)) {
+      for (const analysis::ControlCondition& condition : values.control().conditions_for(site.call)) {
         if (values.uniformity(condition.expr) <= required) continue;
         const std::string test = "'" + source_text(context.ast, condition.expr) + "'";
-        auto result = finding(name(), diag::Severity::Error, call->getBeginLoc(), "",
-                              call->getSourceRange());
-        if (condition.early_return) {
-          result.message = what + " comes after a thread-dependent early return; " + who +
+        auto result = finding(name(), diag::Severity::Error, site.call->getBeginLoc(), "",
+                              site.call->getSourceRange());
+        if (!condition.encloses) {
+          const clang::Stmt* exit = condition.exit ? condition.exit : condition.expr;
+          result.message = what + " comes after a thread-dependent " + exit_noun(exit) + "; " + who +
                            " must reach it. Let every thread run to the barrier and guard the "
-                           "work instead of returning";
-          result.notes.push_back({condition.early_return->getBeginLoc(),
-                                  "threads where " + test + " holds return here"});
+                           "work instead of leaving";
+          const std::string when = !condition.holds ? "threads for which " + test + " differs"
+                                   : *condition.holds ? "threads where " + test + " fails"
+                                                      : "threads where " + test + " holds";
+          result.notes.push_back({exit->getBeginLoc(), when + " " + std::string(exit_verb(exit)) + " here"});
         } else {
           result.message = what + " is under " + test + ", which differs between threads; " +
                            who + " must reach it, or the " +
@@ -59,6 +71,10 @@ void DivergentBarrierRule::check(const RuleContext& context) {
                                   barrier ? "this condition depends on the thread"
                                           : "this condition is not the same for a whole warp"});
         }
+        if (through_helper)
+          result.notes.push_back({site.collective->getBeginLoc(),
+                                  std::string(barrier ? "the barrier" : "the collective") +
+                                      " the call reaches"});
         context.reporter.report(std::move(result));
         break;  // one diagnostic per barrier
       }

@@ -1,5 +1,7 @@
 #include "launch_contract.hpp"
 
+#include "model/vocabulary.hpp"
+
 #include <clang/AST/RecursiveASTVisitor.h>
 
 namespace carbide::rules {
@@ -12,11 +14,10 @@ constexpr std::uint64_t kMaxThreadsPerBlock = 1024;
 class WitnessFinder : public clang::RecursiveASTVisitor<WitnessFinder> {
  public:
   bool VisitCallExpr(clang::CallExpr* call) {
-    const clang::FunctionDecl* callee = call->getDirectCallee();
-    if (callee == nullptr || found != nullptr) return true;
-    const std::string name = callee->getQualifiedNameAsString();
-    if (name == "carbide::thread::index_1d") domain = 1;
-    else if (name == "carbide::thread::index_2d") domain = 2;
+    if (found != nullptr) return true;
+    const auto witness = model::vocabulary::witness_made_by(call);
+    if (witness == model::vocabulary::Witness::Global1D) domain = 1;
+    else if (witness == model::vocabulary::Witness::Global2D) domain = 2;
     else return true;
     found = call;
     return true;

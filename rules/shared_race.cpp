@@ -3,6 +3,7 @@
 #include "analysis/barrier_phases.hpp"
 #include "analysis/index_bounds.hpp"
 #include "analysis/local_index_range.hpp"
+#include "analysis/slot_solver.hpp"
 
 #include <clang/AST/RecursiveASTVisitor.h>
 #include <clang/AST/StmtCXX.h>
@@ -38,11 +39,11 @@ std::vector<const clang::Stmt*> enclosing_loops(const analysis::ThreadValues& va
 }
 
 // Two accesses of different iterations of a barrier-free loop run in one phase, each seeing
-// its own values. The symbols of `a`'s and `b`'s index forms that may take another value in another iteration
-// of a barrier-free loop around both: variables the loop assigns or declares, and values
-// computed by expressions inside it.
-std::set<std::string> iteration_variant_symbols(const analysis::ThreadValues& values, const Located& a,
-                                                const Located& b) {
+// its own values. The symbols that may take another value in another iteration of a
+// barrier-free loop around both: variables the loop assigns or declares, and values computed by
+// expressions inside it.
+std::set<std::string> changing_between_iterations(const analysis::ThreadValues& values,
+                                                  const Located& a, const Located& b) {
   std::set<std::string> keys;
   const auto loops_b = enclosing_loops(values, b.access->expr);
   for (const clang::Stmt* loop : enclosing_loops(values, a.access->expr)) {
@@ -76,7 +77,12 @@ std::set<std::string> iteration_variant_symbols(const analysis::ThreadValues& va
     changing.context = &values.context();
     changing.TraverseStmt(const_cast<clang::Stmt*>(loop));
   }
-  // Only the symbols the two forms use matter.
+  return keys;
+}
+
+// Of those, the symbols the two affine forms use.
+std::set<std::string> iteration_variant_symbols(const std::set<std::string>& keys, const Located& a,
+                                                const Located& b) {
   std::set<std::string> used;
   for (const Located* access : {&a, &b}) {
     for (const auto& [key, coefficient] : access->index->symbols) used.insert(key);
@@ -144,16 +150,26 @@ bool distinct_across_iterations(const Located& a, const Located& b, const std::s
   return spread < stride;
 }
 
-bool provably_distinct(const analysis::ThreadValues& values, const Located& a, const Located& b) {
+// The first tier: intervals and affine forms.
+bool affinely_distinct(const analysis::ThreadValues& values, const Located& a, const Located& b,
+                       const std::set<std::string>& changing) {
   // `tile[0]` by one thread and `tile[lid.get() + 1]` by all: no slot in common.
   if (a.slots && b.slots && (a.slots->high < b.slots->low || b.slots->high < a.slots->low))
     return true;
   if (!a.index || !b.index) return false;
   if (!analysis::distinct_for_different_threads(*a.index, a.range, *b.index, b.range, values.shape())) return false;
-  const auto variant = iteration_variant_symbols(values, a, b);
+  const auto variant = iteration_variant_symbols(changing, a, b);
   return variant.empty() || distinct_across_iterations(a, b, variant, values.shape()) ||
          analysis::distinct_for_different_threads(*a.index, a.range, renamed(*b.index, variant),
                                                   renamed(b.range, variant), values.shape());
+}
+
+// The second tier, where the first cannot decide: the SMT solver.
+bool provably_distinct(const analysis::ThreadValues& values, const analysis::SlotSolver& solver,
+                       const Located& a, const Located& b) {
+  const auto changing = changing_between_iterations(values, a, b);
+  return affinely_distinct(values, a, b, changing) ||
+         solver.proves_distinct(*a.access, *b.access, changing);
 }
 
 std::string describe(const clang::ASTContext& ast, const SharedAccess& access) {
@@ -204,6 +220,7 @@ void SharedRaceRule::check(const RuleContext& context) {
     const analysis::ThreadValues& values = context.device.thread_values(function);
     report_unfollowed(context, name(), values, phases.accesses);
     const analysis::IndexBounds bounds(values);
+    const analysis::SlotSolver solver(values);
     std::vector<Located> accesses;
     for (const SharedAccess& access : phases.accesses)
       accesses.push_back({&access, analysis::index_form(values, access.index),
@@ -217,7 +234,7 @@ void SharedRaceRule::check(const RuleContext& context) {
         if (a.tile != b.tile || !(a.writes || b.writes) || (a.atomic && b.atomic)) continue;
         if (i == j && !a.writes) continue;
         if (!analysis::may_share_phase(a, b)) continue;
-        if (provably_distinct(values, accesses[i], accesses[j])) continue;
+        if (provably_distinct(values, solver, accesses[i], accesses[j])) continue;
         // Report the read when one side only reads, else the later write; once per access.
         const SharedAccess& at = !b.writes ? b : !a.writes ? a : b;
         const SharedAccess& other = &at == &a ? b : a;

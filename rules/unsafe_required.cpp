@@ -1,6 +1,7 @@
 #include "unsafe_required.hpp"
 
 #include "device_walk.hpp"
+#include "model/vocabulary.hpp"
 
 #include <clang/AST/ExprCXX.h>
 
@@ -37,7 +38,7 @@ class Finder : public DeviceCodeFinder<Finder> {
   // shared array's bounds check on the translator's proof, which user code does not have.
   bool VisitDeclRefExpr(clang::DeclRefExpr* ref) {
     const clang::ValueDecl* decl = ref->getDecl();
-    if (llvm::StringRef(decl->getQualifiedNameAsString()).starts_with("carbide::detail::"))
+    if (model::vocabulary::is_internal(decl))
       report(ref, "'" + decl->getQualifiedNameAsString() +
                       "' is internal to Carbide and may skip its checks; use the public "
                       "vocabulary, or " + kWrap);

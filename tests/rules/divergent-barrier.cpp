@@ -70,6 +70,109 @@ void trip_count_set_in_branch(carbide::span<const float> in, carbide::disjoint_s
   if (float* o = out.get_mut(idx)) *o = in[idx.get()];
 }
 
+// Threads that `continue` skip this iteration's barrier.
+CARBIDE_KERNEL
+CARBIDE_LAUNCH_CONTRACT(domain = 1, block = (kBlock, 1, 1))
+void continue_before_sync(carbide::span<const float> in, carbide::disjoint_span<float> out) {
+  auto idx = carbide::thread::index_1d();
+  auto lid = carbide::thread::local_index();
+  auto tile = carbide::block::shared<float, kBlock>();
+  tile[lid] = in[idx.get()];
+  carbide::block::sync();
+  for (unsigned s = kBlock / 2; s > 0; s /= 2) {
+    if (lid.get() >= s) continue;
+    tile[lid] = tile[lid] + tile[lid.get() + s];
+    carbide::block::sync();
+    // CHECK: divergent-barrier.cpp:[[@LINE-1]]:5: error: 'carbide::block::sync()' comes after a thread-dependent 'continue'; every thread of the block must reach it
+    // CHECK: divergent-barrier.cpp:[[@LINE-4]]:25: note: threads where 'lid.get() >= s' holds skip to the next iteration here
+  }
+  if (float* o = out.get_mut(idx)) *o = tile[0];
+}
+
+// Threads that `break` miss every later barrier of the loop.
+CARBIDE_KERNEL
+CARBIDE_LAUNCH_CONTRACT(domain = 1, block = (kBlock, 1, 1))
+void break_before_sync(carbide::span<const float> in, carbide::disjoint_span<float> out) {
+  auto idx = carbide::thread::index_1d();
+  float v = 0.f;
+  for (unsigned r = 0; r < 8; ++r) {
+    if (in[idx.get()] > float(r)) break;
+    v += 1.f;
+    carbide::block::sync();
+    // CHECK: divergent-barrier.cpp:[[@LINE-1]]:5: error: 'carbide::block::sync()' comes after a thread-dependent 'break'
+    // CHECK: divergent-barrier.cpp:[[@LINE-4]]:35: note: threads where 'in[idx.get()] > float(r)' holds break out of the loop here
+  }
+  if (float* o = out.get_mut(idx)) *o = v;
+}
+
+// A barrier in one case of a switch on the thread.
+CARBIDE_KERNEL
+CARBIDE_LAUNCH_CONTRACT(domain = 1, block = (kBlock, 1, 1))
+void sync_in_case(carbide::span<const float> in, carbide::disjoint_span<float> out) {
+  auto idx = carbide::thread::index_1d();
+  auto lid = carbide::thread::local_index();
+  switch (lid.get() % 4) {
+    case 0:
+      carbide::block::sync();
+      // CHECK: divergent-barrier.cpp:[[@LINE-1]]:7: error: 'carbide::block::sync()' is under 'lid.get() % 4', which differs between threads
+      break;
+    default:
+      break;
+  }
+  if (float* o = out.get_mut(idx)) *o = in[idx.get()];
+}
+
+// An early return whose branch does more than return.
+CARBIDE_KERNEL
+CARBIDE_LAUNCH_CONTRACT(domain = 1, block = (kBlock, 1, 1))
+void early_exit_block(carbide::span<const float> in, carbide::disjoint_span<float> out) {
+  auto idx = carbide::thread::index_1d();
+  auto lid = carbide::thread::local_index();
+  auto tile = carbide::block::shared<float, kBlock>();
+  float* o = out.get_mut(idx);
+  if (o == nullptr) {
+    tile[lid] = 0.f;
+    return;
+  }
+  tile[lid] = in[idx.get()];
+  carbide::block::sync();
+  // CHECK: divergent-barrier.cpp:[[@LINE-1]]:3: error: 'carbide::block::sync()' comes after a thread-dependent early return
+  // CHECK: divergent-barrier.cpp:[[@LINE-5]]:5: note: threads where 'o == nullptr' holds return here
+  *o = tile[(lid.get() + 1) % kBlock];
+}
+
+// Every warp function is a collective: shfl_up and inclusive_scan_add too.
+CARBIDE_KERNEL
+CARBIDE_LAUNCH_CONTRACT(domain = 1, block = (kBlock, 1, 1))
+void scan_in_half_warp(carbide::span<const float> in, carbide::disjoint_span<float> out) {
+  auto idx = carbide::thread::index_1d();
+  auto lane = carbide::thread::lane();
+  float v = in[idx.get()];
+  if (lane.get() < 16) v = carbide::warp::shfl_up(v, 1u);
+  // CHECK: divergent-barrier.cpp:[[@LINE-1]]:28: error: 'carbide::warp::shfl_up(v, 1u)' is under 'lane.get() < 16'
+  if (lane.get() >= 8) v = carbide::warp::inclusive_scan_add(v);
+  // CHECK: divergent-barrier.cpp:[[@LINE-1]]:28: error: 'carbide::warp::inclusive_scan_add(v)' is under 'lane.get() >= 8'
+  if (float* o = out.get_mut(idx)) *o = v;
+}
+
+// A helper's barrier is the caller's: calling it under a thread-dependent branch diverges.
+void stage(carbide::shared_array<float, kBlock> tile) {
+  carbide::block::sync();
+  (void)tile;
+}
+
+CARBIDE_KERNEL
+CARBIDE_LAUNCH_CONTRACT(domain = 1, block = (kBlock, 1, 1))
+void helper_sync_in_branch(carbide::span<const float> in, carbide::disjoint_span<float> out) {
+  auto idx = carbide::thread::index_1d();
+  auto lid = carbide::thread::local_index();
+  auto tile = carbide::block::shared<float, kBlock>();
+  if (lid.get() < 100) stage(tile);
+  // CHECK: divergent-barrier.cpp:[[@LINE-1]]:24: error: 'stage(tile)' reaches 'carbide::block::sync()' and is under 'lid.get() < 100', which differs between threads
+  // CHECK: divergent-barrier.cpp:[[@LINE-12]]:3: note: the barrier the call reaches
+  if (float* o = out.get_mut(idx)) *o = in[idx.get()];
+}
+
 // Good: uniform loops around barriers, collectives under warp-uniform conditions, guarded work.
 CARBIDE_KERNEL
 CARBIDE_LAUNCH_CONTRACT(domain = 1, block = (kBlock, 1, 1))
@@ -85,6 +188,26 @@ void good(carbide::span<const float> in, carbide::disjoint_span<float> out, unsi
     carbide::block::sync();
     if (float* o = out.get_mut(idx)) *o = v;
   }
+}
+
+// Good: a warp's shuffles under `tid < 32`, which is the same for whole warps of a 256-thread
+// block; a barrier after a loop some threads break out of (every thread reaches it); a helper
+// with a barrier called where every thread calls it.
+CARBIDE_KERNEL
+CARBIDE_LAUNCH_CONTRACT(domain = 1, block = (kBlock, 1, 1))
+void good_warp_uniform_by_value(carbide::span<const float> in, carbide::disjoint_span<float> out) {
+  auto idx = carbide::thread::index_1d();
+  const int tid = int(carbide::thread::thread_idx().x);
+  float v = in[idx.get()];
+  if (tid < 32) {
+    for (unsigned offset = 16; offset > 0; offset /= 2) v += carbide::warp::shfl_down(v, offset);
+  }
+  for (unsigned r = 0; r < 8; ++r)
+    if (v > float(r)) break;
+  carbide::block::sync();
+  auto tile = carbide::block::shared<float, kBlock>();
+  stage(tile);
+  if (float* o = out.get_mut(idx)) *o = v;
 }
 
 }  // namespace kernels

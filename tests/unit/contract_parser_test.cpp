@@ -9,6 +9,7 @@ NameValue known_names(std::string_view name) {
   if (name == "kBlock") return std::int64_t(128);
   if (name == "cfg::kTile") return std::int64_t(16);
   if (name == "kRuntime") return std::string("it is not constexpr");
+  if (name == "sizeof(Particle)") return std::int64_t(24);
   return std::string("no declaration of that name is visible");
 }
 
@@ -52,6 +53,24 @@ TEST(ContractParser, ShortBlockFormsDefaultToOne) {
   EXPECT_EQ(c.block[0], 32u);
   EXPECT_EQ(c.block[1], 8u);
   EXPECT_EQ(c.block[2], 1u);
+}
+
+TEST(ContractParser, EvaluatesConstantExpressions) {
+  EXPECT_EQ(parsed("domain = 1, block = (kBlock / 2, 1, 1)").block[0], 64u);
+  EXPECT_EQ(parsed("domain = 1, block = ((kBlock + 2) * 2 - 4, 1, 1)").block[0], 256u);
+  EXPECT_EQ(parsed("domain = 1, block = 1 << 8").block[0], 256u);
+  EXPECT_EQ(parsed("domain = 1, block = 96 % 64 + kBlock").block[0], 160u);
+  EXPECT_EQ(parsed("domain = 1, block = 256, dynamic_shared = 2048 * sizeof(float)").dynamic_shared_bytes, 8192u);
+  EXPECT_EQ(parsed("domain = 1, block = 256, dynamic_shared = kBlock * sizeof( unsigned  int )").dynamic_shared_bytes, 512u);
+  EXPECT_EQ(parsed("domain = 1, block = 256, dynamic_shared = 10 * sizeof(Particle)").dynamic_shared_bytes, 240u);
+}
+
+TEST(ContractParser, RejectsExpressionsThatCannotBeEvaluated) {
+  EXPECT_NE(error_of("domain = 1, block = kBlock / 0").find("divides by zero"), std::string::npos);
+  EXPECT_NE(error_of("domain = 1, block = 4611686018427387904 * 4").find("overflows"), std::string::npos);
+  EXPECT_NE(error_of("domain = 1, block = 256, dynamic_shared = sizeof(Missing)").find("sizeof(Missing)"),
+            std::string::npos);
+  EXPECT_NE(error_of("domain = 1, block = (kBlock / 2").find("found the end"), std::string::npos);
 }
 
 TEST(ContractParser, ResolvesConstexprNames) {

@@ -1,6 +1,7 @@
 #include "analysis/barrier_phases.hpp"
 
 #include "analysis/thread_values.hpp"
+#include "model/vocabulary.hpp"
 
 #include <clang/AST/ParentMap.h>
 #include <clang/AST/RecursiveASTVisitor.h>
@@ -13,7 +14,7 @@ namespace {
 
 bool is_shared_array_method(const clang::CallExpr* call, llvm::StringRef name) {
   const auto* method = llvm::dyn_cast_or_null<clang::CXXMethodDecl>(call->getDirectCallee());
-  return method && method->getParent()->getQualifiedNameAsString() == "carbide::shared_array" &&
+  return method && model::vocabulary::is_shared_array(method->getParent()) &&
          (name.empty() || (method->getIdentifier() && method->getName() == name));
 }
 
@@ -88,7 +89,7 @@ bool contains_barrier(const clang::Stmt* statement) {
   struct Finder : clang::RecursiveASTVisitor<Finder> {
     bool found = false;
     bool VisitCallExpr(clang::CallExpr* call) {
-      found = found || callee_name(call) == "carbide::block::sync";
+      found = found || model::vocabulary::is_barrier(call);
       return !found;
     }
   } finder;
@@ -115,7 +116,7 @@ class Walker {
     struct Events : clang::RecursiveASTVisitor<Events> {
       std::vector<const clang::CallExpr*> found;
       bool VisitCallExpr(clang::CallExpr* call) {
-        if (callee_name(call) == "carbide::block::sync" || is_tile_access(call)) found.push_back(call);
+        if (model::vocabulary::is_barrier(call) || is_tile_access(call)) found.push_back(call);
         return true;
       }
     } events;

@@ -1,5 +1,7 @@
 #include "analysis/device_analysis.hpp"
 
+#include "model/vocabulary.hpp"
+
 #include <clang/AST/DeclCXX.h>
 #include <clang/AST/ExprCXX.h>
 #include <clang/AST/RecursiveASTVisitor.h>
@@ -18,9 +20,7 @@ const clang::VarDecl* unsafe_block_variable(const clang::IfStmt* statement) {
   if (init == nullptr || !init->isSingleDecl()) return nullptr;
   const auto* var = llvm::dyn_cast<clang::VarDecl>(init->getSingleDecl());
   if (var == nullptr) return nullptr;
-  const auto* record = var->getType()->getAsCXXRecordDecl();
-  if (record == nullptr || record->getQualifiedNameAsString() != "carbide::detail::unsafe_block")
-    return nullptr;
+  if (!model::vocabulary::is_unsafe_block(var->getType()->getAsCXXRecordDecl())) return nullptr;
   return var;
 }
 
@@ -87,16 +87,12 @@ bool is_thread_local_storage(const clang::ValueDecl* decl) {
 bool is_witness_type(clang::QualType type) {
   type = type.getNonReferenceType();
   while (type->isPointerType()) type = type->getPointeeType();
-  const auto* record = type->getAsCXXRecordDecl();
-  if (record == nullptr) return false;
-  const std::string name = record->getQualifiedNameAsString();
-  return name.rfind("carbide::thread::", 0) == 0 && llvm::StringRef(name).ends_with("_witness");
+  return model::vocabulary::witness_kind(type->getAsCXXRecordDecl()).has_value();
 }
 
 bool is_disjoint_view(const clang::CXXRecordDecl* record) {
-  if (record == nullptr) return false;
-  const std::string name = record->getQualifiedNameAsString();
-  return name == "carbide::disjoint_span" || name == "carbide::disjoint_span2d";
+  const auto kind = model::vocabulary::view_kind(record);
+  return kind == model::vocabulary::View::Exclusive || kind == model::vocabulary::View::Exclusive2D;
 }
 
 const clang::CXXMemberCallExpr* as_get_mut(const clang::Expr* expr) {

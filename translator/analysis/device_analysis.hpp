@@ -4,6 +4,7 @@
 #pragma once
 
 #include "analysis/barrier_phases.hpp"
+#include "analysis/collective_sites.hpp"
 #include "analysis/thread_values.hpp"
 #include "model/module_model.hpp"
 
@@ -59,6 +60,9 @@ class DeviceAnalysis {
   // and for codegen's proven subscripts.
   const BarrierPhases& barrier_phases(const clang::FunctionDecl* function) const;
 
+  // Where each device function reaches a barrier or a warp collective, helpers followed.
+  const CollectiveSites& collective_sites() const { return collective_sites_; }
+
  private:
   Provenance provenance(const clang::Expr* pointer, int depth) const;
 
@@ -70,6 +74,7 @@ class DeviceAnalysis {
   std::map<const clang::VarDecl*, std::vector<const clang::Expr*>> pointer_sources_;
   mutable std::map<const clang::FunctionDecl*, std::unique_ptr<ThreadValues>> thread_values_;
   mutable std::map<const clang::FunctionDecl*, BarrierPhases> barrier_phases_;
+  CollectiveSites collective_sites_;
 };
 
 // True for a thread-index witness type (carbide::thread::*_witness), seen through references,

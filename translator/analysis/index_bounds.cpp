@@ -1,5 +1,7 @@
 #include "analysis/index_bounds.hpp"
 
+#include "model/vocabulary.hpp"
+
 #include <clang/AST/DeclCXX.h>
 #include <clang/AST/DeclTemplate.h>
 #include <clang/AST/ExprCXX.h>
@@ -81,37 +83,52 @@ std::optional<IndexRange> piece_extent(const clang::Expr* expr) {
   const clang::CXXMethodDecl* method = call ? call->getMethodDecl() : nullptr;
   if (method == nullptr || !method->getIdentifier()) return std::nullopt;
   const auto* piece = llvm::dyn_cast<clang::ClassTemplateSpecializationDecl>(method->getParent());
-  if (piece == nullptr) return std::nullopt;
-  const std::string type = piece->getQualifiedNameAsString();
-  const llvm::StringRef name = method->getName();
-  int argument = -1;
-  if (type == "carbide::tile_mut") argument = name == "rows" ? 1 : name == "cols" ? 2 : -1;
-  if (type == "carbide::chunk_mut" && name == "size") argument = 1;
-  if (argument < 0) return std::nullopt;
-  const clang::TemplateArgument& extent = piece->getTemplateArgs()[unsigned(argument)];
+  const auto argument = model::vocabulary::piece_extent_argument(method);
+  if (piece == nullptr || !argument) return std::nullopt;
+  const clang::TemplateArgument& extent = piece->getTemplateArgs()[*argument];
   if (extent.getKind() != clang::TemplateArgument::Integral) return std::nullopt;
   return IndexRange{0, extent.getAsIntegral().getExtValue()};
 }
 
-// The variables declared in the head of a for loop, with their loop.
-class LoopCounterFinder : public clang::RecursiveASTVisitor<LoopCounterFinder> {
- public:
-  bool VisitForStmt(clang::ForStmt* loop) {
-    if (const auto* head = llvm::dyn_cast_or_null<clang::DeclStmt>(loop->getInit()))
-      for (const clang::Decl* decl : head->decls())
-        if (const auto* var = llvm::dyn_cast<clang::VarDecl>(decl)) counters[var] = loop;
-    return true;
+// `x & m` with m ≥ 0 lies in [0, m] whatever x is (m's sign bit clears the result's), and an
+// unsigned `x % m` in [0, m − 1]: a mask or a modulus bounds a value nothing else bounds.
+std::optional<IndexRange> bounded_by_one_side(const clang::BinaryOperator* op,
+                                              std::optional<IndexRange> left,
+                                              std::optional<IndexRange> right) {
+  if (op->getOpcode() == clang::BO_And) {
+    for (const auto& side : {left, right})
+      if (side && side->low >= 0) return IndexRange{0, side->high};
   }
-  std::map<const clang::VarDecl*, const clang::ForStmt*> counters;
-};
+  if (op->getOpcode() == clang::BO_Rem && right && right->low > 0 &&
+      op->getType()->isUnsignedIntegerType())
+    return IndexRange{0, right->high - 1};
+  return std::nullopt;
+}
+
+bool is_min_or_max(const clang::CallExpr* call) {
+  const clang::FunctionDecl* callee = call->getDirectCallee();
+  if (callee == nullptr || call->getNumArgs() != 2 || !callee->getIdentifier()) return false;
+  const llvm::StringRef name = callee->getName();
+  const clang::DeclContext* scope = callee->getDeclContext()->getRedeclContext();
+  return (name == "min" || name == "max") && (scope->isStdNamespace() || scope->isTranslationUnit());
+}
+
+// std::min of a bounded value and anything non-negative is bounded by the first.
+std::optional<IndexRange> min_or_max(const clang::CallExpr* call, std::optional<IndexRange> a,
+                                     std::optional<IndexRange> b) {
+  const bool min = call->getDirectCallee()->getName() == "min";
+  if (a && b)
+    return min ? IndexRange{std::min(a->low, b->low), std::min(a->high, b->high)}
+               : IndexRange{std::max(a->low, b->low), std::max(a->high, b->high)};
+  if (min && call->getType()->isUnsignedIntegerType())
+    for (const auto& side : {a, b})
+      if (side) return IndexRange{0, side->high};
+  return std::nullopt;
+}
 
 }  // namespace
 
-IndexBounds::IndexBounds(const ThreadValues& values) : values_(values) {
-  LoopCounterFinder finder;
-  finder.TraverseStmt(const_cast<clang::Stmt*>(values.function()->getBody()));
-  loop_counters_ = std::move(finder.counters);
-}
+IndexBounds::IndexBounds(const ThreadValues& values) : values_(values) {}
 
 // A variable keeps its range when every use only reads it: then nothing but its declaration
 // (or a loop's increment, passed as `except`) gives it a value.
@@ -130,18 +147,19 @@ std::optional<IndexRange> IndexBounds::vocabulary_value(const clang::Expr* expr)
   const BlockShape& shape = values_.shape();
   if (!shape.known()) return std::nullopt;
   if (auto extent = piece_extent(expr)) return extent;
-  if (is_witness_get(expr, "carbide::thread::local_index_witness"))
+  using model::vocabulary::Witness;
+  if (model::vocabulary::is_witness_read(expr, Witness::Local))
     return IndexRange{0, __int128(*shape.threads()) - 1};
-  if (is_witness_get(expr, "carbide::thread::lane_witness")) return IndexRange{0, 31};
+  if (model::vocabulary::is_witness_read(expr, Witness::Lane)) return IndexRange{0, 31};
   const auto* member = llvm::dyn_cast<clang::MemberExpr>(expr);
   if (member == nullptr || !member->getMemberDecl()->getIdentifier()) return std::nullopt;
   const llvm::StringRef field = member->getMemberDecl()->getName();
   const int axis = field == "x" ? 0 : field == "y" ? 1 : field == "z" ? 2 : -1;
   if (axis < 0) return std::nullopt;
-  const std::string source = callee_name(member->getBase());
+  const auto source = model::vocabulary::dim3_source(member->getBase());
   const __int128 extent = shape.extent[axis];
-  if (source == "carbide::thread::thread_idx") return IndexRange{0, extent - 1};
-  if (source == "carbide::thread::block_dim") return IndexRange{extent, extent};
+  if (source == model::vocabulary::Dim3::ThreadIdx) return IndexRange{0, extent - 1};
+  if (source == model::vocabulary::Dim3::BlockDim) return IndexRange{extent, extent};
   return std::nullopt;
 }
 
@@ -182,8 +200,8 @@ std::optional<IndexRange> IndexBounds::loop_counter_range(const clang::ForStmt& 
 std::optional<IndexRange> IndexBounds::range_at(const clang::Expr* expr,
                                                 const clang::Stmt* site) const {
   Facts facts;
-  for (const ThreadValues::Condition& condition : values_.conditions_for(site))
-    add_facts(condition.expr, condition.holds, facts);
+  for (const ControlCondition& condition : values_.control().conditions_for(site))
+    if (condition.holds) add_facts(condition.expr, *condition.holds, facts);
   return range(expr, facts, 0);
 }
 
@@ -242,8 +260,8 @@ void IndexBounds::add_comparison_fact(const clang::Expr* subject, clang::BinaryO
 
 std::optional<IndexRange> IndexBounds::variable_range(const clang::VarDecl* var, int depth) const {
   if (!var->isLocalVarDecl()) return std::nullopt;
-  if (auto loop = loop_counters_.find(var); loop != loop_counters_.end())
-    return loop_counter_range(*loop->second, var, depth);
+  if (const clang::ForStmt* loop = values_.counted_loop(var))
+    return loop_counter_range(*loop, var, depth);
   if (var->getInit() && only_read(var, nullptr)) return range(var->getInit(), {}, depth + 1);
   return std::nullopt;
 }
@@ -280,8 +298,14 @@ std::optional<IndexRange> IndexBounds::unnarrowed(const clang::Expr* expr, const
   if (const auto* binary = llvm::dyn_cast<clang::BinaryOperator>(bare)) {
     const auto left = range(binary->getLHS(), facts, depth + 1);
     const auto right = range(binary->getRHS(), facts, depth + 1);
-    if (!left || !right) return std::nullopt;
+    if (!left || !right)
+      return fitted(bounded_by_one_side(binary, left, right), expr->getType(), context);
     return fitted(combine(binary->getOpcode(), *left, *right), expr->getType(), context);
+  }
+  if (const auto* call = llvm::dyn_cast<clang::CallExpr>(bare); call && is_min_or_max(call)) {
+    const auto left = range(call->getArg(0), facts, depth + 1);
+    const auto right = range(call->getArg(1), facts, depth + 1);
+    return fitted(min_or_max(call, left, right), expr->getType(), context);
   }
   if (const auto* choice = llvm::dyn_cast<clang::ConditionalOperator>(bare)) {
     const auto yes = range(choice->getTrueExpr(), facts, depth + 1);

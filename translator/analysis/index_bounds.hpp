@@ -55,7 +55,6 @@ class IndexBounds {
                            const clang::Expr* other, Facts& facts) const;
 
   const ThreadValues& values_;
-  std::map<const clang::VarDecl*, const clang::ForStmt*> loop_counters_;
 };
 
 }  // namespace carbide::analysis

@@ -1,5 +1,7 @@
 #include "analysis/local_index_range.hpp"
 
+#include "model/vocabulary.hpp"
+
 #include <clang/AST/DeclCXX.h>
 #include <clang/AST/ExprCXX.h>
 
@@ -19,7 +21,7 @@ bool provably_non_negative(const Affine& form) {
 }
 
 bool is_lane_read(const clang::Expr* expr) {
-  return is_witness_get(expr->IgnoreParenImpCasts(), "carbide::thread::lane_witness");
+  return model::vocabulary::is_witness_read(expr->IgnoreParenImpCasts(), model::vocabulary::Witness::Lane);
 }
 
 // `lane.get()` and `L % 32` are both the lane when blocks are one-dimensional rows of warps.
@@ -136,8 +138,8 @@ LocalRange local_range_for(const ThreadValues& values, const clang::Stmt* statem
   LocalRange range;
   range.lower.push_back(constant(0));
   if (auto threads = values.shape().threads()) range.upper.push_back(constant(std::int64_t(*threads)));
-  for (const ThreadValues::Condition& condition : values.conditions_for(statement))
-    add_condition(values, condition.expr, condition.holds, range);
+  for (const ControlCondition& condition : values.control().conditions_for(statement))
+    if (condition.holds) add_condition(values, condition.expr, *condition.holds, range);
   return range;
 }
 

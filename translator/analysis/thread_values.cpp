@@ -1,5 +1,8 @@
 #include "analysis/thread_values.hpp"
 
+#include "model/annotations.hpp"
+#include "model/vocabulary.hpp"
+
 #include <clang/AST/DeclCXX.h>
 #include <clang/AST/ExprCXX.h>
 #include <clang/AST/RecursiveASTVisitor.h>
@@ -13,19 +16,23 @@ namespace {
 
 constexpr int kMaxDepth = 12;
 
-const clang::Expr* strip(const clang::Expr* expr) {
-  return expr->IgnoreParenImpCasts()->IgnoreImplicit()->IgnoreParenImpCasts();
-}
+namespace vocabulary = model::vocabulary;
 
-bool starts_with(const std::string& text, llvm::StringRef prefix) {
-  return llvm::StringRef(text).starts_with(prefix);
-}
+const clang::Expr* strip(const clang::Expr* expr) { return strip_integral_casts(expr); }
 
 // Collects each local variable's definitions.
 class DefinitionCollector : public clang::RecursiveASTVisitor<DefinitionCollector> {
  public:
   std::map<const clang::VarDecl*, std::vector<const clang::Expr*>> definitions;
   std::map<const clang::VarDecl*, std::vector<const clang::Stmt*>> sites;
+  std::map<const clang::VarDecl*, const clang::ForStmt*> loop_counters;
+
+  bool VisitForStmt(clang::ForStmt* loop) {
+    if (const auto* head = llvm::dyn_cast_or_null<clang::DeclStmt>(loop->getInit()))
+      for (const clang::Decl* decl : head->decls())
+        if (const auto* var = llvm::dyn_cast<clang::VarDecl>(decl)) loop_counters[var] = loop;
+    return true;
+  }
 
   bool VisitVarDecl(clang::VarDecl* var) {
     if (var->isLocalVarDecl() && var->getInit()) add(var, var->getInit(), var->getInit());
@@ -60,16 +67,39 @@ std::optional<std::int64_t> constant_of(const clang::Expr* expr, const clang::AS
   return result.Val.getInt().getExtValue();
 }
 
-bool is_witness_get(const clang::Expr* expr, llvm::StringRef witness) {
-  const auto* call = llvm::dyn_cast<clang::CXXMemberCallExpr>(expr);
-  return call && call->getMethodDecl() && call->getMethodDecl()->getIdentifier() &&
-         call->getMethodDecl()->getName() == "get" &&
-         call->getMethodDecl()->getParent()->getQualifiedNameAsString() == witness;
+namespace {
+bool at_least_32_bits(clang::QualType type) {
+  const auto* builtin = type->getAs<clang::BuiltinType>();
+  if (builtin == nullptr) return false;
+  switch (builtin->getKind()) {
+    case clang::BuiltinType::Int:
+    case clang::BuiltinType::UInt:
+    case clang::BuiltinType::Long:
+    case clang::BuiltinType::ULong:
+    case clang::BuiltinType::LongLong:
+    case clang::BuiltinType::ULongLong:
+      return true;
+    default:
+      return false;
+  }
 }
+}  // namespace
 
 bool is_local_witness(const clang::Expr* expr) {
-  const clang::CXXRecordDecl* type = expr->getType()->getAsCXXRecordDecl();
-  return type && type->getQualifiedNameAsString() == "carbide::thread::local_index_witness";
+  return vocabulary::witness_kind(expr->getType()->getAsCXXRecordDecl()) == vocabulary::Witness::Local;
+}
+
+const clang::Expr* strip_integral_casts(const clang::Expr* expr) {
+  for (;;) {
+    expr = expr->IgnoreParenImpCasts()->IgnoreImplicit()->IgnoreParenImpCasts();
+    const auto* cast = llvm::dyn_cast<clang::ExplicitCastExpr>(expr);
+    if (cast == nullptr || !cast->getType()->isIntegerType() ||
+        !cast->getSubExpr()->getType()->isIntegerType())
+      return expr;
+    // 32 bits hold every coordinate, block extent and shared index; narrower casts may wrap.
+    if (!at_least_32_bits(cast->getType())) return expr;
+    expr = cast->getSubExpr();
+  }
 }
 
 Affine Affine::plus(const Affine& other, std::int64_t sign) const {
@@ -106,22 +136,15 @@ std::string symbol_key(const clang::ValueDecl* variable) {
          std::to_string(reinterpret_cast<std::uintptr_t>(variable));
 }
 
-std::string callee_name(const clang::Expr* expr) {
-  const auto* call = llvm::dyn_cast<clang::CallExpr>(strip(expr));
-  if (call == nullptr) return "";
-  if (const clang::FunctionDecl* callee = call->getDirectCallee())
-    return callee->getQualifiedNameAsString();
-  return "";
-}
-
 ThreadValues::ThreadValues(clang::ASTContext& context, const clang::FunctionDecl* function,
                            BlockShape shape)
     : context_(context), function_(function), shape_(shape),
-      parents_(const_cast<clang::Stmt*>(function->getBody())) {
+      parents_(const_cast<clang::Stmt*>(function->getBody())), control_(context, function) {
   DefinitionCollector collector;
   collector.TraverseStmt(const_cast<clang::Stmt*>(function->getBody()));
   definitions_ = std::move(collector.definitions);
   definition_sites_ = std::move(collector.sites);
+  loop_counters_ = std::move(collector.loop_counters);
   compute_variable_uniformity();
 }
 
@@ -134,7 +157,7 @@ void ThreadValues::compute_variable_uniformity() {
   std::map<const clang::VarDecl*, std::set<const clang::Expr*>> scope_conditions;
   for (const auto& [var, defs] : definitions_)
     if (var->getInit())
-      for (const Condition& condition : conditions_for(var->getInit()))
+      for (const ControlCondition& condition : control_.conditions_for(var->getInit()))
         scope_conditions[var].insert(condition.expr);
   for (bool changed = true; changed;) {
     changed = false;
@@ -142,7 +165,7 @@ void ThreadValues::compute_variable_uniformity() {
       Uniformity level = Uniformity::Uniform;
       for (const clang::Expr* def : defs) level = join(level, uniformity(def, 0));
       for (const clang::Stmt* site : definition_sites_[var])
-        for (const Condition& condition : conditions_for(site))
+        for (const ControlCondition& condition : control_.conditions_for(site))
           if (!scope_conditions[var].count(condition.expr))
             level = join(level, uniformity(condition.expr, 0));
       if (level != variables_[var]) {
@@ -151,6 +174,17 @@ void ThreadValues::compute_variable_uniformity() {
       }
     }
   }
+}
+
+llvm::ArrayRef<const clang::Stmt*> ThreadValues::definition_sites(const clang::VarDecl* var) const {
+  auto found = definition_sites_.find(var);
+  if (found == definition_sites_.end()) return {};
+  return found->second;
+}
+
+const clang::ForStmt* ThreadValues::counted_loop(const clang::VarDecl* var) const {
+  auto found = loop_counters_.find(var);
+  return found == loop_counters_.end() ? nullptr : found->second;
 }
 
 Uniformity ThreadValues::uniformity(const clang::Expr* expr) const { return uniformity(expr, 0); }
@@ -174,12 +208,9 @@ Uniformity ThreadValues::uniformity(const clang::Expr* expr, int depth) const {
       return Uniformity::Uniform;
     const auto* var = llvm::dyn_cast<clang::VarDecl>(decl);
     if (var == nullptr) return Uniformity::Divergent;
-    if (llvm::isa<clang::ParmVarDecl>(var)) {
-      // A kernel's arguments are the same for every thread; a helper's may not be.
-      for (const auto* attr : function_->specific_attrs<clang::AnnotateAttr>())
-        if (attr->getAnnotation() == "carbide.kernel") return Uniformity::Uniform;
-      return Uniformity::Divergent;
-    }
+    // A kernel's arguments are the same for every thread; a helper's may not be.
+    if (llvm::isa<clang::ParmVarDecl>(var))
+      return model::is_kernel(function_) ? Uniformity::Uniform : Uniformity::Divergent;
     if (var->hasGlobalStorage()) return var->getType().isConstQualified() ? Uniformity::Uniform
                                                                           : Uniformity::Divergent;
     auto it = variables_.find(var);
@@ -190,40 +221,15 @@ Uniformity ThreadValues::uniformity(const clang::Expr* expr, int depth) const {
   }
   if (const auto* member = llvm::dyn_cast<clang::MemberExpr>(expr))
     return uniformity(member->getBase(), depth + 1);
-  if (llvm::isa<clang::CallExpr>(expr)) {
-    const auto* call = llvm::cast<clang::CallExpr>(expr);
-    const std::string name = callee_name(call);
-    if (name == "carbide::thread::block_idx" || name == "carbide::thread::block_dim" ||
-        name == "carbide::thread::grid_dim" || starts_with(name, "carbide::block::shared"))
-      return Uniformity::Uniform;
-    if (starts_with(name, "carbide::thread::") || starts_with(name, "carbide::warp::shfl"))
-      return Uniformity::Divergent;
-    if (name == "carbide::warp::reduce_add" || name == "carbide::warp::ballot" ||
-        name == "carbide::warp::any" || name == "carbide::warp::all")
-      return Uniformity::WarpUniform;
-    if (const auto* member = llvm::dyn_cast<clang::CXXMemberCallExpr>(call)) {
-      const clang::CXXMethodDecl* method = member->getMethodDecl();
-      const std::string owner = method ? method->getParent()->getQualifiedNameAsString() : "";
-      const llvm::StringRef method_name = method ? method->getName() : "";
-      if (starts_with(owner, "carbide::thread::")) return Uniformity::Divergent;  // witnesses
-      if (method_name == "size" || method_name == "rows" || method_name == "cols" ||
-          method_name == "pitch")
-        return uniformity(member->getImplicitObjectArgument(), depth + 1);
-      if (starts_with(owner, "carbide::")) return Uniformity::Divergent;  // loads, atomics
-    }
-    if (llvm::isa<clang::CXXOperatorCallExpr>(call)) {
-      const std::string owner = callee_name(call);
-      if (starts_with(owner, "carbide::")) return Uniformity::Divergent;  // view and tile reads
-    }
-    // Any other function: as uniform as its arguments.
-    Uniformity level = Uniformity::Uniform;
-    for (const clang::Expr* arg : call->arguments()) level = join(level, uniformity(arg, depth + 1));
-    return level;
-  }
-  if (const auto* op = llvm::dyn_cast<clang::BinaryOperator>(expr))
+  if (const auto* call = llvm::dyn_cast<clang::CallExpr>(expr)) return call_uniformity(call, depth);
+  if (const auto* op = llvm::dyn_cast<clang::BinaryOperator>(expr)) {
+    if (auto compared = comparison_uniformity(op, depth)) return *compared;
     return join(uniformity(op->getLHS(), depth + 1), uniformity(op->getRHS(), depth + 1));
+  }
   if (const auto* op = llvm::dyn_cast<clang::UnaryOperator>(expr))
     return uniformity(op->getSubExpr(), depth + 1);
+  if (const auto* cast = llvm::dyn_cast<clang::CastExpr>(expr))
+    return uniformity(cast->getSubExpr(), depth + 1);
   if (const auto* conditional = llvm::dyn_cast<clang::ConditionalOperator>(expr))
     return join(uniformity(conditional->getCond(), depth + 1),
                 join(uniformity(conditional->getTrueExpr(), depth + 1),
@@ -239,6 +245,58 @@ Uniformity ThreadValues::uniformity(const clang::Expr* expr, int depth) const {
   return Uniformity::Divergent;
 }
 
+Uniformity ThreadValues::call_uniformity(const clang::CallExpr* call, int depth) const {
+  if (const vocabulary::DeviceFunction* entry = vocabulary::device_function(call)) {
+    switch (entry->result) {
+      case vocabulary::Sameness::PerBlock: return Uniformity::Uniform;
+      case vocabulary::Sameness::PerWarp: return Uniformity::WarpUniform;
+      case vocabulary::Sameness::PerThread: return Uniformity::Divergent;
+    }
+  }
+  if (const auto* member = llvm::dyn_cast<clang::CXXMemberCallExpr>(call)) {
+    const clang::CXXMethodDecl* method = member->getMethodDecl();
+    if (vocabulary::is_extent_query(method))
+      return uniformity(member->getImplicitObjectArgument(), depth + 1);
+    // Witness reads, loads, atomics: values of their own.
+    if (method && vocabulary::is_carbide(method->getParent())) return Uniformity::Divergent;
+  }
+  // View and tile reads.
+  if (llvm::isa<clang::CXXOperatorCallExpr>(call) &&
+      vocabulary::is_carbide(llvm::dyn_cast_or_null<clang::NamedDecl>(call->getCalleeDecl())))
+    return Uniformity::Divergent;
+  // Any other function: as uniform as its arguments.
+  Uniformity level = Uniformity::Uniform;
+  for (const clang::Expr* arg : call->arguments()) level = join(level, uniformity(arg, depth + 1));
+  return level;
+}
+
+// `L < c` splits the block between whole warps when c is a multiple of 32 (blocks made of whole
+// warps), and `ty < c` does when each warp lies in one row (a block width a multiple of 32): the
+// result is the same for a whole warp, though it differs between warps.
+std::optional<Uniformity> ThreadValues::comparison_uniformity(const clang::BinaryOperator* op,
+                                                              int depth) const {
+  if (!op->isRelationalOp() && !op->isEqualityOp()) return std::nullopt;
+  auto lhs = affine(op->getLHS(), depth + 1);
+  auto rhs = affine(op->getRHS(), depth + 1);
+  if (!lhs || !rhs) return std::nullopt;
+  const Affine difference = lhs->plus(*rhs, -1);  // compared with 0
+  if (difference.divisor != 1 || !difference.symbols.empty() || !difference.varies_by_thread())
+    return std::nullopt;
+  const auto threads = shape_.threads();
+  if (!threads || *threads % 32 != 0) return std::nullopt;
+  const bool rows_of_warps = shape_.extent[0] % 32 == 0;
+  if (difference.local == 0 && difference.x == 0 && rows_of_warps) return Uniformity::WarpUniform;
+  if (std::abs(difference.local) != 1 || difference.x != 0 || difference.y != 0) return std::nullopt;
+  // ±L + k against 0: the threshold is −k for L; a non-strict or flipped comparison moves it by one.
+  const std::int64_t k = difference.local == 1 ? difference.constant : -difference.constant;
+  const clang::BinaryOperatorKind kind =
+      difference.local == 1 ? op->getOpcode() : clang::BinaryOperator::reverseComparisonOp(op->getOpcode());
+  std::int64_t threshold = -k;
+  if (kind == clang::BO_LE || kind == clang::BO_GT) threshold += 1;
+  if (op->isEqualityOp()) return std::nullopt;
+  return threshold % 32 == 0 ? std::optional(Uniformity::WarpUniform) : std::nullopt;
+}
+
 std::optional<Affine> ThreadValues::affine(const clang::Expr* expr) const { return affine(expr, 0); }
 
 std::optional<Affine> ThreadValues::affine(const clang::Expr* expr, int depth) const {
@@ -252,14 +310,14 @@ std::optional<Affine> ThreadValues::affine(const clang::Expr* expr, int depth) c
     constant.constant = *value;
     return constant;
   }
-  if (is_witness_get(expr, "carbide::thread::local_index_witness")) {
+  if (vocabulary::is_witness_read(expr, vocabulary::Witness::Local)) {
     Affine local;
     local.local = 1;
     return local;
   }
   // thread_idx().x is L in a one-dimensional block; in a 2-D block, x and y are terms of their own.
   if (const auto* member = llvm::dyn_cast<clang::MemberExpr>(expr);
-      member && callee_name(member->getBase()) == "carbide::thread::thread_idx") {
+      member && vocabulary::dim3_source(member->getBase()) == vocabulary::Dim3::ThreadIdx) {
     const llvm::StringRef axis = member->getMemberDecl()->getName();
     Affine coordinate;
     const bool flat = shape_.known() && shape_.extent[2] == 1;
@@ -320,44 +378,6 @@ std::optional<Affine> ThreadValues::affine(const clang::Expr* expr, int depth) c
     return symbol;
   }
   return std::nullopt;
-}
-
-std::vector<ThreadValues::Condition> ThreadValues::conditions_for(const clang::Stmt* statement) const {
-  std::vector<Condition> conditions;
-  const clang::Stmt* child = statement;
-  for (const clang::Stmt* parent = parents_.getParent(child); parent != nullptr;
-       child = parent, parent = parents_.getParent(child)) {
-    if (const auto* branch = llvm::dyn_cast<clang::IfStmt>(parent)) {
-      if (child == branch->getThen()) conditions.push_back({branch->getCond(), true, nullptr});
-      else if (child == branch->getElse()) conditions.push_back({branch->getCond(), false, nullptr});
-    } else if (const auto* loop = llvm::dyn_cast<clang::ForStmt>(parent)) {
-      if (loop->getCond() && child != loop->getInit()) conditions.push_back({loop->getCond(), true, nullptr});
-    } else if (const auto* loop = llvm::dyn_cast<clang::WhileStmt>(parent)) {
-      conditions.push_back({loop->getCond(), true, nullptr});
-    } else if (const auto* loop = llvm::dyn_cast<clang::DoStmt>(parent)) {
-      conditions.push_back({loop->getCond(), true, nullptr});
-    } else if (const auto* conditional = llvm::dyn_cast<clang::ConditionalOperator>(parent)) {
-      if (child == conditional->getTrueExpr()) conditions.push_back({conditional->getCond(), true, nullptr});
-      else if (child == conditional->getFalseExpr()) conditions.push_back({conditional->getCond(), false, nullptr});
-    } else if (const auto* logical = llvm::dyn_cast<clang::BinaryOperator>(parent)) {
-      if (logical->getOpcode() == clang::BO_LAnd && child == logical->getRHS())
-        conditions.push_back({logical->getLHS(), true, nullptr});
-      else if (logical->getOpcode() == clang::BO_LOr && child == logical->getRHS())
-        conditions.push_back({logical->getLHS(), false, nullptr});
-    } else if (const auto* block = llvm::dyn_cast<clang::CompoundStmt>(parent)) {
-      // `if (c) return;` earlier in the block: only threads for which c failed get here.
-      for (const clang::Stmt* sibling : block->body()) {
-        if (sibling == child) break;
-        const auto* guard = llvm::dyn_cast<clang::IfStmt>(sibling);
-        if (guard == nullptr || guard->getElse() != nullptr) continue;
-        const clang::Stmt* then = guard->getThen();
-        if (const auto* inner = llvm::dyn_cast<clang::CompoundStmt>(then); inner && inner->size() == 1)
-          then = inner->body_front();
-        if (llvm::isa<clang::ReturnStmt>(then)) conditions.push_back({guard->getCond(), false, then});
-      }
-    }
-  }
-  return conditions;
 }
 
 }  // namespace carbide::analysis

@@ -3,8 +3,11 @@
 // rule reasons with. Per function, flow-insensitive over local variables.
 #pragma once
 
+#include "analysis/control_conditions.hpp"
+
 #include <clang/AST/ASTContext.h>
 #include <clang/AST/ParentMap.h>
+#include <llvm/ADT/ArrayRef.h>
 #include <llvm/ADT/StringRef.h>
 
 #include <algorithm>
@@ -63,28 +66,32 @@ class ThreadValues {
   clang::ASTContext& context() const { return context_; }
   const clang::FunctionDecl* function() const { return function_; }
 
-  // The conditions that must hold (or fail, `holds == false`) for `statement` to run: enclosing
-  // branches and loops, and `if (c) return;` statements before it in enclosing blocks.
-  struct Condition {
-    const clang::Expr* expr;
-    bool holds;
-    const clang::Stmt* early_return;  // the return, for an early-return condition
-  };
-  std::vector<Condition> conditions_for(const clang::Stmt* statement) const;
+  // The branches that decide whether a statement runs, on the function's CFG.
+  const ControlConditions& control() const { return control_; }
+
+  // Every statement that gives a local variable a value: its declaration when it has an
+  // initializer, then assignments and increments, in source order.
+  llvm::ArrayRef<const clang::Stmt*> definition_sites(const clang::VarDecl* var) const;
+  // The for loop whose head declares `var`, if any.
+  const clang::ForStmt* counted_loop(const clang::VarDecl* var) const;
 
  private:
   std::optional<Affine> affine(const clang::Expr* expr, int depth) const;
   Uniformity uniformity(const clang::Expr* expr, int depth) const;
+  Uniformity call_uniformity(const clang::CallExpr* call, int depth) const;
+  std::optional<Uniformity> comparison_uniformity(const clang::BinaryOperator* op, int depth) const;
   void compute_variable_uniformity();
 
   clang::ASTContext& context_;
   const clang::FunctionDecl* function_;
   BlockShape shape_;
   clang::ParentMap parents_;
+  ControlConditions control_;
   // Each local variable's definitions: its initializer and every assignment to it.
   std::map<const clang::VarDecl*, std::vector<const clang::Expr*>> definitions_;
   std::map<const clang::VarDecl*, std::vector<const clang::Stmt*>> definition_sites_;
   std::map<const clang::VarDecl*, Uniformity> variables_;
+  std::map<const clang::VarDecl*, const clang::ForStmt*> loop_counters_;
 };
 
 // The name an affine form gives a uniform variable.
@@ -93,13 +100,11 @@ std::string symbol_key(const clang::ValueDecl* variable);
 // The value of an integer constant expression.
 std::optional<std::int64_t> constant_of(const clang::Expr* expr, const clang::ASTContext& context);
 
-// True for `w.get()` on a witness of type `witness`, e.g. "carbide::thread::lane_witness".
-bool is_witness_get(const clang::Expr* expr, llvm::StringRef witness);
-
 // True when `expr` is the block-local witness itself (`tile[lid]`).
 bool is_local_witness(const clang::Expr* expr);
 
-// Qualified name of a call's callee ("" when indirect), e.g. "carbide::block::sync".
-std::string callee_name(const clang::Expr* expr);
+// `expr` without parentheses, implicit casts, and explicit casts between integer types that
+// keep every value a thread coordinate or an index can take (`int(thread_idx().x)`).
+const clang::Expr* strip_integral_casts(const clang::Expr* expr);
 
 }  // namespace carbide::analysis

@@ -3,6 +3,7 @@
 #include "codegen/copied_declarations.hpp"
 #include "codegen/generated_text.hpp"
 #include "model/annotations.hpp"
+#include "model/vocabulary.hpp"
 
 #include <clang/AST/DeclCXX.h>
 #include <clang/Basic/SourceManager.h>
@@ -35,13 +36,13 @@ class SharedSiteNumberer : public clang::RecursiveASTVisitor<SharedSiteNumberer>
   explicit SharedSiteNumberer(clang::Rewriter& rewriter) : rewriter_(rewriter) {}
 
   bool VisitDeclRefExpr(clang::DeclRefExpr* ref) {
-    if (ref->getDecl()->getQualifiedNameAsString() == "carbide::block::shared")
+    if (model::vocabulary::is_block_shared(ref->getDecl()))
       number(ref->getNameInfo().getLoc(), ref->getRAngleLoc());
     return true;
   }
   bool VisitUnresolvedLookupExpr(clang::UnresolvedLookupExpr* lookup) {
     for (const clang::NamedDecl* candidate : lookup->decls())
-      if (candidate->getQualifiedNameAsString() == "carbide::block::shared") {
+      if (model::vocabulary::is_block_shared(candidate)) {
         number(lookup->getNameLoc(), lookup->getRAngleLoc());
         break;
       }

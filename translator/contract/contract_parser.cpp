@@ -1,6 +1,7 @@
 #include "contract/contract_parser.hpp"
 
 #include <cctype>
+#include <cstdint>
 #include <set>
 #include <vector>
 
@@ -23,6 +24,14 @@ std::size_t edit_distance(std::string_view a, std::string_view b) {
     }
   }
   return row[b.size()];
+}
+
+bool add(std::int64_t a, std::int64_t b, std::int64_t* sum) { return __builtin_add_overflow(a, b, sum); }
+bool subtract(std::int64_t a, std::int64_t b, std::int64_t* difference) {
+  return __builtin_sub_overflow(a, b, difference);
+}
+bool multiply(std::int64_t a, std::int64_t b, std::int64_t* product) {
+  return __builtin_mul_overflow(a, b, product);
 }
 
 struct Failure {
@@ -89,9 +98,120 @@ class Parser {
     return std::string(text_.substr(start, pos_ - start));
   }
 
-  std::int64_t value(const std::string& field) {
+  // A value is an integer constant expression over literals, constexpr names and sizeof of a
+  // type, with + - * / % << >> and parentheses, as C++ evaluates it (`kLimit / 2`,
+  // `N * sizeof(float)`); overflow and division by zero are errors, not wrapped values.
+  std::int64_t value(const std::string& field) { return shift(field); }
+
+  bool take(std::string_view token) {
+    skip_space();
+    if (text_.substr(pos_, token.size()) != token) return false;
+    pos_ += token.size();
+    return true;
+  }
+
+  // `a op b` with op one of __builtin_{add,sub,mul}_overflow; overflow is an error.
+  template <class Op>
+  std::int64_t checked(const std::string& field, Op op, std::int64_t a, std::int64_t b) {
+    std::int64_t result = 0;
+    if (op(a, b, &result)) fail("'" + field + "' overflows a 64-bit integer", "use smaller values");
+    return result;
+  }
+
+  std::int64_t shift(const std::string& field) {
+    std::int64_t result = sum(field);
+    while (true) {
+      const bool left = take("<<");
+      if (!left && !take(">>")) return result;
+      const std::int64_t by = sum(field);
+      if (by < 0 || by > 62) fail("a shift by " + std::to_string(by) + " in '" + field + "'", "shift by 0 to 62");
+      if (left && (result < 0 || result > (INT64_MAX >> by)))
+        fail("'" + field + "' overflows a 64-bit integer", "use smaller values");
+      result = left ? result << by : result >> by;
+    }
+  }
+
+  std::int64_t sum(const std::string& field) {
+    std::int64_t result = product(field);
+    while (true) {
+      if (take("+")) result = checked(field, add, result, product(field));
+      else if (take("-")) result = checked(field, subtract, result, product(field));
+      else return result;
+    }
+  }
+
+  std::int64_t product(const std::string& field) {
+    std::int64_t result = unary(field);
+    while (true) {
+      if (take("*")) {
+        result = checked(field, multiply, result, unary(field));
+        continue;
+      }
+      const bool divide = take("/");
+      if (!divide && !take("%")) return result;
+      const std::int64_t by = unary(field);
+      if (by == 0) fail("'" + field + "' divides by zero", "fix the divisor");
+      if (result == INT64_MIN && by == -1) fail("'" + field + "' overflows a 64-bit integer", "use smaller values");
+      result = divide ? result / by : result % by;
+    }
+  }
+
+  std::int64_t unary(const std::string& field) {
+    if (take("-")) return checked(field, subtract, 0, unary(field));
+    if (take("+")) return unary(field);
+    return primary(field);
+  }
+
+  std::int64_t primary(const std::string& field) {
     skip_space();
     if (at_end()) fail("'" + field + "' has no value", "write an integer or a constexpr name");
+    if (take("(")) {
+      const std::int64_t inner = shift(field);
+      expect(')', "to close the parenthesis in '" + field + "'");
+      return inner;
+    }
+    if (text_.substr(pos_, 6) == "sizeof") {
+      pos_ += 6;
+      expect('(', "after sizeof");
+      const std::size_t start = pos_;
+      const std::size_t close = text_.find(')', pos_);
+      if (close == std::string_view::npos) fail("'sizeof(' is not closed", "write sizeof(type)");
+      pos_ = close + 1;
+      return size_of(field, trimmed(text_.substr(start, close - start)));
+    }
+    return literal_or_name(field);
+  }
+
+  static std::string trimmed(std::string_view text) {
+    std::string words;
+    for (std::size_t i = 0; i < text.size();) {
+      while (i < text.size() && std::isspace(static_cast<unsigned char>(text[i]))) ++i;
+      const std::size_t start = i;
+      while (i < text.size() && !std::isspace(static_cast<unsigned char>(text[i]))) ++i;
+      if (i > start) words += (words.empty() ? "" : " ") + std::string(text.substr(start, i - start));
+    }
+    return words;
+  }
+
+  // The fundamental types have their device sizes; any other type is the resolver's.
+  std::int64_t size_of(const std::string& field, const std::string& type) {
+    static const std::pair<std::string_view, std::int64_t> kSizes[] = {
+        {"char", 1}, {"signed char", 1}, {"unsigned char", 1}, {"bool", 1}, {"short", 2},
+        {"unsigned short", 2}, {"int", 4}, {"unsigned", 4}, {"unsigned int", 4}, {"float", 4},
+        {"long", 8}, {"unsigned long", 8}, {"long long", 8}, {"unsigned long long", 8},
+        {"double", 8}, {"std::size_t", 8}, {"size_t", 8}, {"std::int8_t", 1}, {"std::uint8_t", 1},
+        {"std::int16_t", 2}, {"std::uint16_t", 2}, {"std::int32_t", 4}, {"std::uint32_t", 4},
+        {"std::int64_t", 8}, {"std::uint64_t", 8}};
+    for (const auto& [name, bytes] : kSizes)
+      if (type == name) return bytes;
+    NameValue resolved = resolve_("sizeof(" + type + ")");
+    if (auto* why = std::get_if<std::string>(&resolved))
+      fail("'sizeof(" + type + ")' in '" + field + "' is not usable: " + *why,
+           "name a type declared where the kernel is, or write the byte count");
+    return std::get<std::int64_t>(resolved);
+  }
+
+  std::int64_t literal_or_name(const std::string& field) {
     if (std::isdigit(static_cast<unsigned char>(text_[pos_]))) {
       const std::size_t start = pos_;
       while (!at_end() && (std::isalnum(static_cast<unsigned char>(text_[pos_])) ||

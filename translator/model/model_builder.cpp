@@ -56,6 +56,9 @@ std::string join(const std::vector<std::string>& parts, const std::string& separ
 // or qualified from the global namespace.
 contract::NameValue resolve_name(clang::ASTContext& context, const clang::FunctionDecl* kernel,
                                  std::string_view name) {
+  // `sizeof(Particle)`: the parser asks for the size of a type that is not a fundamental one.
+  const bool size_of = llvm::StringRef(name.data(), name.size()).starts_with("sizeof(");
+  if (size_of) name = name.substr(7, name.size() - 8);
   llvm::SmallVector<llvm::StringRef> parts;
   llvm::StringRef(name.data(), name.size()).split(parts, "::");
   if (!parts.empty() && parts.front().empty()) parts.erase(parts.begin());
@@ -75,6 +78,14 @@ contract::NameValue resolve_name(clang::ASTContext& context, const clang::Functi
        scope = scope->getParent())
     found = lookup_path(scope);
   if (found == nullptr) return std::string("no declaration of that name is visible");
+  if (size_of) {
+    const auto* type = llvm::dyn_cast<clang::TypeDecl>(found);
+    if (type == nullptr) return std::string("it is not a type");
+    const clang::QualType declared = context.getTypeDeclType(type);
+    if (declared->isIncompleteType() || declared->isDependentType())
+      return std::string("its size is not known here");
+    return std::int64_t(context.getTypeSizeInChars(declared).getQuantity());
+  }
   if (const auto* enumerator = llvm::dyn_cast<clang::EnumConstantDecl>(found))
     return enumerator->getInitVal().getExtValue();
   const auto* var = llvm::dyn_cast<clang::VarDecl>(found);

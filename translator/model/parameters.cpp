@@ -1,6 +1,7 @@
 #include "model/parameters.hpp"
 
 #include "model/user_code.hpp"
+#include "model/vocabulary.hpp"
 
 #include <clang/Basic/SourceManager.h>
 #include <clang/AST/DeclTemplate.h>
@@ -10,11 +11,10 @@ namespace carbide::model {
 namespace {
 
 const clang::ClassTemplateSpecializationDecl* carbide_view(clang::QualType type,
-                                                             llvm::StringRef name) {
+                                                             vocabulary::View kind) {
   const auto* record = type.getCanonicalType()->getAsCXXRecordDecl();
   const auto* spec = llvm::dyn_cast_or_null<clang::ClassTemplateSpecializationDecl>(record);
-  if (spec == nullptr) return nullptr;
-  if (spec->getSpecializedTemplate()->getQualifiedNameAsString() != name) return nullptr;
+  if (spec == nullptr || vocabulary::view_kind(spec) != kind) return nullptr;
   return spec;
 }
 
@@ -92,7 +92,7 @@ Parameter classify_parameter(const clang::ParmVarDecl* param, clang::ASTContext&
     result.unsupported = UnsupportedParam::Reference;
     return result;
   }
-  if (const auto* view = carbide_view(type, "carbide::span")) {
+  if (const auto* view = carbide_view(type, vocabulary::View::Read)) {
     const clang::QualType element = element_of(view);
     result.element_type = spell_type(element.getUnqualifiedType(), context);
     if (!element.isConstQualified()) {
@@ -102,10 +102,10 @@ Parameter classify_parameter(const clang::ParmVarDecl* param, clang::ASTContext&
     if (name_user_type(element, context, result)) result.kind = ParamKind::ReadView;
     return result;
   }
-  for (auto [name, kind] : {std::pair{"carbide::disjoint_span", ParamKind::ExclusiveView},
-                            std::pair{"carbide::disjoint_span2d", ParamKind::ExclusiveView2D},
-                            std::pair{"carbide::atomic_span", ParamKind::AtomicView}}) {
-    if (const auto* view = carbide_view(type, name)) {
+  for (auto [view_kind, kind] : {std::pair{vocabulary::View::Exclusive, ParamKind::ExclusiveView},
+                                 std::pair{vocabulary::View::Exclusive2D, ParamKind::ExclusiveView2D},
+                                 std::pair{vocabulary::View::Atomic, ParamKind::AtomicView}}) {
+    if (const auto* view = carbide_view(type, view_kind)) {
       result.element_type = spell_type(element_of(view).getUnqualifiedType(), context);
       if (name_user_type(element_of(view), context, result)) result.kind = kind;
       return result;

@@ -1,0 +1,103 @@
+// ThreadValues: what a value is across a block's threads, for the spellings CUDA code uses.
+#include "analysis/thread_values.hpp"
+
+#include "analysis_test_support.hpp"
+
+#include <gtest/gtest.h>
+
+namespace {
+
+using carbide::analysis::BlockShape;
+using carbide::analysis::ThreadValues;
+using carbide::analysis::Uniformity;
+using namespace carbide::testing;
+
+struct Values {
+  std::unique_ptr<clang::ASTUnit> ast;
+  const clang::FunctionDecl* function = nullptr;
+  std::unique_ptr<ThreadValues> values;
+  const clang::Expr* expr(const std::string& spelled) const {
+    const clang::Expr* found = expr_spelled(ast->getASTContext(), function, spelled);
+    EXPECT_TRUE(found) << spelled;
+    return found;
+  }
+  Uniformity uniformity(const std::string& spelled) const { return values->uniformity(expr(spelled)); }
+};
+
+Values values_of(const std::string& body, BlockShape shape) {
+  Values result;
+  result.ast = parse("void f(unsigned n) {\n" + body + "\n}\n");
+  EXPECT_TRUE(result.ast);
+  result.function = function_named(result.ast->getASTContext(), "f");
+  result.values = std::make_unique<ThreadValues>(result.ast->getASTContext(), result.function, shape);
+  return result;
+}
+
+const BlockShape k256 = {{256, 1, 1}};
+const BlockShape k32x8 = {{32, 8, 1}};
+
+TEST(ThreadValues, CastsOfCoordinatesKeepTheirForm) {
+  auto v = values_of(
+      "const int tx = int(carbide::thread::thread_idx().x);\n"
+      "const int bx = static_cast<int>(carbide::thread::block_idx().x);\n"
+      "int a = tx + 1; int b = bx * 2; (void)a; (void)b;",
+      k256);
+  EXPECT_EQ(v.uniformity("bx * 2"), Uniformity::Uniform);
+  EXPECT_EQ(v.uniformity("tx + 1"), Uniformity::Divergent);
+  auto form = v.values->affine(v.expr("tx + 1"));
+  ASSERT_TRUE(form);
+  EXPECT_EQ(form->local, 1);
+  EXPECT_EQ(form->constant, 1);
+}
+
+TEST(ThreadValues, NarrowingCastsAreNotSeenThrough) {
+  auto v = values_of("const char c = char(carbide::thread::thread_idx().x); int a = c + 0; (void)a;", k256);
+  auto form = v.values->affine(v.expr("c + 0"));
+  EXPECT_FALSE(form && form->local == 1);
+}
+
+TEST(ThreadValues, ComparisonsAtWarpBoundariesAreWarpUniform) {
+  auto v = values_of(
+      "const unsigned tid = carbide::thread::thread_idx().x;\n"
+      "bool a = tid < 32; bool b = tid < 16; bool c = tid >= 64; bool d = 31 < tid;\n"
+      "bool e = tid <= 31; bool f = tid + 1 < 32; (void)a; (void)b; (void)c; (void)d; (void)e; (void)f;",
+      k256);
+  EXPECT_EQ(v.uniformity("tid < 32"), Uniformity::WarpUniform);
+  EXPECT_EQ(v.uniformity("tid < 16"), Uniformity::Divergent);
+  EXPECT_EQ(v.uniformity("tid >= 64"), Uniformity::WarpUniform);
+  EXPECT_EQ(v.uniformity("31 < tid"), Uniformity::WarpUniform);
+  EXPECT_EQ(v.uniformity("tid <= 31"), Uniformity::WarpUniform);
+  EXPECT_EQ(v.uniformity("tid + 1 < 32"), Uniformity::Divergent);
+}
+
+TEST(ThreadValues, RowComparisonsAreWarpUniformInRowsOfWarps) {
+  auto v = values_of(
+      "const unsigned ty = carbide::thread::thread_idx().y;\n"
+      "const unsigned tx = carbide::thread::thread_idx().x;\n"
+      "bool a = ty < 3; bool b = tx < 3; (void)a; (void)b;",
+      k32x8);
+  EXPECT_EQ(v.uniformity("ty < 3"), Uniformity::WarpUniform);
+  EXPECT_EQ(v.uniformity("tx < 3"), Uniformity::Divergent);
+}
+
+TEST(ThreadValues, WarpFunctionsFromTheCatalogue) {
+  auto v = values_of(
+      "float x = 1.0f; float s = carbide::warp::inclusive_scan_add(x);\n"
+      "float r = carbide::warp::reduce_add(x); (void)s; (void)r;",
+      k256);
+  EXPECT_EQ(v.uniformity("carbide::warp::inclusive_scan_add(x)"), Uniformity::Divergent);
+  EXPECT_EQ(v.uniformity("carbide::warp::reduce_add(x)"), Uniformity::WarpUniform);
+}
+
+TEST(ThreadValues, AssignedAfterADivergentMultiStatementReturn) {
+  auto v = values_of(
+      "const unsigned t = carbide::thread::local_index().get();\n"
+      "unsigned k = 0;\n"
+      "if (t >= n) { k = 1; return; }\n"
+      "k = 2;\n"
+      "unsigned m = k; (void)m;",
+      k256);
+  EXPECT_EQ(v.uniformity("k"), Uniformity::Divergent);
+}
+
+}  // namespace

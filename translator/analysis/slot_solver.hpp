@@ -1,0 +1,40 @@
+// The second tier of the shared-race check. The first tier (affine forms and intervals) decides
+// the common forms cheaply; where it cannot, this one encodes both accesses' indices as
+// bit-vectors over two threads' coordinates, under the contract's block, the conditions on the
+// path to each access and the shape of the loop counters they use, and asks Z3 (through LLVM's
+// SMT API, llvm::CreateZ3Solver) whether two different threads can reach the same slot. XOR
+// partners, butterflies (`2t − (t & (s − 1))` and `+ s`), masks, shifts and mixed radix are then
+// decided by the solver, not case by case, the way GPUVerify-class verifiers do it.
+//
+// Sound by construction where it answers "distinct": everything it cannot encode (a call, a
+// load, a variable with several thread-dependent definitions) makes it answer "not proven", and
+// a condition it cannot encode is left out, which only allows more collisions. Each query has a
+// time budget; running out is "not proven" too.
+#pragma once
+
+#include "analysis/barrier_phases.hpp"
+#include "analysis/thread_values.hpp"
+
+#include <set>
+#include <string>
+
+namespace carbide::analysis {
+
+class SlotSolver {
+ public:
+  explicit SlotSolver(const ThreadValues& values) : values_(values) {}
+
+  // True when the solver shows that no two different threads of a block reach one slot through
+  // `a` and `b`. `iteration_variant` holds the symbol keys (symbol_key) of the variables that may
+  // differ between the two accesses: those a barrier-free loop around both changes.
+  bool proves_distinct(const SharedAccess& a, const SharedAccess& b,
+                       const std::set<std::string>& iteration_variant) const;
+
+  // The solver's budget for one query.
+  static constexpr unsigned kQueryMilliseconds = 2000;
+
+ private:
+  const ThreadValues& values_;
+};
+
+}  // namespace carbide::analysis

@@ -1,0 +1,180 @@
+#include "model/vocabulary.hpp"
+
+#include <clang/AST/DeclTemplate.h>
+#include <clang/AST/ExprCXX.h>
+
+#include <string>
+
+namespace carbide::model::vocabulary {
+namespace {
+
+constexpr DeviceFunction kDeviceFunctions[] = {
+    {"carbide::thread::index_1d", Role::WitnessSource, Sameness::PerThread},
+    {"carbide::thread::index_2d", Role::WitnessSource, Sameness::PerThread},
+    {"carbide::thread::local_index", Role::WitnessSource, Sameness::PerThread},
+    {"carbide::thread::lane", Role::WitnessSource, Sameness::PerThread},
+    {"carbide::thread::grid_stride", Role::WitnessSource, Sameness::PerThread},
+    {"carbide::thread::thread_idx", Role::ThreadCoordinate, Sameness::PerThread},
+    {"carbide::thread::block_idx", Role::BlockConstant, Sameness::PerBlock},
+    {"carbide::thread::block_dim", Role::BlockConstant, Sameness::PerBlock},
+    {"carbide::thread::grid_dim", Role::BlockConstant, Sameness::PerBlock},
+    {"carbide::block::shared", Role::SharedAllocation, Sameness::PerBlock},
+    {"carbide::block::shared_at", Role::SharedAllocation, Sameness::PerBlock},
+    {"carbide::block::dynamic_shared", Role::SharedAllocation, Sameness::PerBlock},
+    {"carbide::block::sync", Role::Barrier, Sameness::PerBlock},
+    {"carbide::warp::shfl_down", Role::WarpCollective, Sameness::PerThread},
+    {"carbide::warp::shfl_up", Role::WarpCollective, Sameness::PerThread},
+    {"carbide::warp::shfl_xor", Role::WarpCollective, Sameness::PerThread},
+    {"carbide::warp::inclusive_scan_add", Role::WarpCollective, Sameness::PerThread},
+    {"carbide::warp::reduce_add", Role::WarpCollective, Sameness::PerWarp},
+    {"carbide::warp::ballot", Role::WarpCollective, Sameness::PerWarp},
+    {"carbide::warp::any", Role::WarpCollective, Sameness::PerWarp},
+    {"carbide::warp::all", Role::WarpCollective, Sameness::PerWarp},
+};
+
+constexpr llvm::StringLiteral kCataloguedNamespaces[] = {"carbide::thread", "carbide::block",
+                                                         "carbide::warp"};
+
+struct NamedType {
+  llvm::StringLiteral name;
+  int kind;
+};
+
+constexpr NamedType kWitnesses[] = {
+    {"carbide::thread::index_1d_witness", int(Witness::Global1D)},
+    {"carbide::thread::index_2d_witness", int(Witness::Global2D)},
+    {"carbide::thread::local_index_witness", int(Witness::Local)},
+    {"carbide::thread::lane_witness", int(Witness::Lane)},
+};
+
+constexpr NamedType kViews[] = {
+    {"carbide::span", int(View::Read)},
+    {"carbide::disjoint_span", int(View::Exclusive)},
+    {"carbide::disjoint_span2d", int(View::Exclusive2D)},
+    {"carbide::atomic_span", int(View::Atomic)},
+};
+
+constexpr NamedType kDim3Sources[] = {
+    {"carbide::thread::thread_idx", int(Dim3::ThreadIdx)},
+    {"carbide::thread::block_idx", int(Dim3::BlockIdx)},
+    {"carbide::thread::block_dim", int(Dim3::BlockDim)},
+    {"carbide::thread::grid_dim", int(Dim3::GridDim)},
+};
+
+std::optional<int> kind_of(const std::string& name, llvm::ArrayRef<NamedType> table) {
+  for (const NamedType& entry : table)
+    if (name == entry.name) return entry.kind;
+  return std::nullopt;
+}
+
+std::optional<int> kind_of(const clang::CXXRecordDecl* record, llvm::ArrayRef<NamedType> table) {
+  if (record == nullptr) return std::nullopt;
+  return kind_of(record->getQualifiedNameAsString(), table);
+}
+
+bool named(const clang::NamedDecl* decl, llvm::StringRef name) {
+  return decl != nullptr && decl->getQualifiedNameAsString() == name;
+}
+
+}  // namespace
+
+llvm::ArrayRef<DeviceFunction> device_functions() { return kDeviceFunctions; }
+
+llvm::ArrayRef<llvm::StringLiteral> catalogued_namespaces() { return kCataloguedNamespaces; }
+
+const DeviceFunction* device_function(const clang::FunctionDecl* function) {
+  if (function == nullptr || !is_carbide(function)) return nullptr;
+  const std::string name = function->getQualifiedNameAsString();
+  for (const DeviceFunction& entry : kDeviceFunctions)
+    if (name == entry.name) return &entry;
+  return nullptr;
+}
+
+const DeviceFunction* device_function(const clang::CallExpr* call) {
+  return call ? device_function(call->getDirectCallee()) : nullptr;
+}
+
+std::optional<Arrival> required_arrival(const clang::CallExpr* call) {
+  const DeviceFunction* entry = device_function(call);
+  if (entry == nullptr) return std::nullopt;
+  if (entry->role == Role::Barrier) return Arrival::Block;
+  if (entry->role == Role::WarpCollective) return Arrival::Warp;
+  return std::nullopt;
+}
+
+bool is_barrier(const clang::CallExpr* call) {
+  const DeviceFunction* entry = device_function(call);
+  return entry && entry->role == Role::Barrier;
+}
+
+std::optional<Dim3> dim3_source(const clang::Expr* expr) {
+  const auto* call = llvm::dyn_cast<clang::CallExpr>(expr->IgnoreParenImpCasts());
+  if (device_function(call) == nullptr) return std::nullopt;
+  if (auto kind = kind_of(call->getDirectCallee()->getQualifiedNameAsString(), kDim3Sources))
+    return Dim3(*kind);
+  return std::nullopt;
+}
+
+bool is_extent_query(const clang::CXXMethodDecl* method) {
+  if (method == nullptr || !method->getIdentifier() || !is_carbide(method->getParent())) return false;
+  const llvm::StringRef name = method->getName();
+  return name == "size" || name == "rows" || name == "cols" || name == "pitch";
+}
+
+std::optional<Witness> witness_kind(const clang::CXXRecordDecl* record) {
+  if (auto kind = kind_of(record, kWitnesses)) return Witness(*kind);
+  return std::nullopt;
+}
+
+std::optional<Witness> witness_made_by(const clang::CallExpr* call) {
+  const DeviceFunction* entry = device_function(call);
+  if (entry == nullptr || entry->role != Role::WitnessSource) return std::nullopt;
+  const clang::CXXRecordDecl* made = call->getType()->getAsCXXRecordDecl();
+  return witness_kind(made);
+}
+
+bool is_witness_read(const clang::Expr* expr, Witness kind) {
+  const auto* call = llvm::dyn_cast<clang::CXXMemberCallExpr>(expr);
+  const clang::CXXMethodDecl* method = call ? call->getMethodDecl() : nullptr;
+  if (method == nullptr || !method->getIdentifier()) return false;
+  const llvm::StringRef name = method->getName();
+  return (name == "get" || name == "row" || name == "col") &&
+         witness_kind(method->getParent()) == kind;
+}
+
+std::optional<View> view_kind(const clang::CXXRecordDecl* record) {
+  if (auto kind = kind_of(record, kViews)) return View(*kind);
+  return std::nullopt;
+}
+
+std::optional<unsigned> piece_extent_argument(const clang::CXXMethodDecl* method) {
+  if (method == nullptr || !method->getIdentifier()) return std::nullopt;
+  const clang::CXXRecordDecl* piece = method->getParent();
+  const llvm::StringRef name = method->getName();
+  if (named(piece, "carbide::tile_mut")) {
+    if (name == "rows") return 1u;
+    if (name == "cols") return 2u;
+  }
+  if (named(piece, "carbide::chunk_mut") && name == "size") return 1u;
+  return std::nullopt;
+}
+
+bool is_shared_array(const clang::CXXRecordDecl* record) {
+  return named(record, "carbide::shared_array");
+}
+
+bool is_block_shared(const clang::NamedDecl* decl) { return named(decl, "carbide::block::shared"); }
+
+bool is_unsafe_block(const clang::CXXRecordDecl* record) {
+  return named(record, "carbide::detail::unsafe_block");
+}
+
+bool is_internal(const clang::NamedDecl* decl) {
+  return decl && llvm::StringRef(decl->getQualifiedNameAsString()).starts_with("carbide::detail::");
+}
+
+bool is_carbide(const clang::NamedDecl* decl) {
+  return decl && llvm::StringRef(decl->getQualifiedNameAsString()).starts_with("carbide::");
+}
+
+}  // namespace carbide::model::vocabulary

@@ -1,0 +1,81 @@
+// The device vocabulary of <carbide/carbide.hpp>, named here and nowhere else. Every analysis,
+// rule and code generator that recognises one of Carbide's functions or types asks this
+// catalogue, so a name added to the headers is added here once (tests/unit/vocabulary_test.cpp
+// fails while a header declares a function the catalogue does not know), and the rules cannot
+// drift apart the way separate lists of names did.
+#pragma once
+
+#include <clang/AST/DeclCXX.h>
+#include <clang/AST/Expr.h>
+#include <llvm/ADT/ArrayRef.h>
+#include <llvm/ADT/StringRef.h>
+
+#include <optional>
+
+namespace carbide::model::vocabulary {
+
+// Which threads a value is the same for.
+enum class Sameness { PerThread, PerWarp, PerBlock };
+
+// What a call of one of Carbide's device functions does, for the analyses.
+enum class Role {
+  WitnessSource,     // index_1d, index_2d, local_index, lane: an unforgeable per-thread index
+  ThreadCoordinate,  // thread_idx: the thread's position in its block
+  BlockConstant,     // block_idx, block_dim, grid_dim: one value for the whole block
+  SharedAllocation,  // block::shared, block::dynamic_shared: the block's one array
+  Barrier,           // block::sync: every thread of the block must arrive
+  WarpCollective,    // shuffles, warp reductions and votes: every lane of the warp must arrive
+};
+
+struct DeviceFunction {
+  llvm::StringLiteral name;  // qualified, "carbide::warp::shfl_up"
+  Role role;
+  Sameness result;           // what its result is the same for
+};
+
+// Every free function of carbide::thread, carbide::block and carbide::warp.
+llvm::ArrayRef<DeviceFunction> device_functions();
+
+// The namespaces whose free functions the catalogue must list in full.
+llvm::ArrayRef<llvm::StringLiteral> catalogued_namespaces();
+
+const DeviceFunction* device_function(const clang::FunctionDecl* function);
+// The callee's entry; null for an indirect call or anything not Carbide's.
+const DeviceFunction* device_function(const clang::CallExpr* call);
+
+// Who must reach a call together: the block for a barrier, the warp for a warp collective.
+enum class Arrival { Block, Warp };
+std::optional<Arrival> required_arrival(const clang::CallExpr* call);
+bool is_barrier(const clang::CallExpr* call);
+
+// The dim3 a coordinate function returns: thread_idx().x and friends.
+enum class Dim3 { ThreadIdx, BlockIdx, BlockDim, GridDim };
+std::optional<Dim3> dim3_source(const clang::Expr* expr);
+
+// `size()`, `rows()`, `cols()`, `pitch()` of a Carbide view or piece: the same for every thread
+// that holds the same object.
+bool is_extent_query(const clang::CXXMethodDecl* method);
+
+// The index witnesses, by what they index.
+enum class Witness { Global1D, Global2D, Local, Lane };
+std::optional<Witness> witness_kind(const clang::CXXRecordDecl* record);
+// The witness a global index source makes (index_1d → Global1D), for the launch domain.
+std::optional<Witness> witness_made_by(const clang::CallExpr* call);
+// `w.get()` (or row()/col()) on a witness of the given kind.
+bool is_witness_read(const clang::Expr* expr, Witness kind);
+
+// The parameter views.
+enum class View { Read, Exclusive, Exclusive2D, Atomic };
+std::optional<View> view_kind(const clang::CXXRecordDecl* record);
+
+// A thread's own piece of an exclusive view, with the template argument that bounds a method's
+// result: tile_mut<T, R, C>::rows() ≤ R, cols() ≤ C; chunk_mut<T, K>::size() ≤ K.
+std::optional<unsigned> piece_extent_argument(const clang::CXXMethodDecl* method);
+
+bool is_shared_array(const clang::CXXRecordDecl* record);
+bool is_block_shared(const clang::NamedDecl* decl);  // the function block::shared, for codegen
+bool is_unsafe_block(const clang::CXXRecordDecl* record);
+bool is_internal(const clang::NamedDecl* decl);      // carbide::detail, the generated code's own
+bool is_carbide(const clang::NamedDecl* decl);       // anything in namespace carbide
+
+}  // namespace carbide::model::vocabulary
