@@ -352,4 +352,113 @@ void shuffled_rows(carbide::disjoint_span<float> out) {
   if (float* o = out.get_mut(idx)) *o = tile[lid];
 }
 
+// The second tier (Z3) proves the textbook index shapes the affine forms cannot, and leaves real
+// collisions of the same shapes reported.
+
+// Good: a bitonic step, each thread its pair pos = 2t - (t & (s - 1)) and pos + s.
+CARBIDE_KERNEL
+CARBIDE_LAUNCH_CONTRACT(domain = 1, block = (kBlock, 1, 1))
+void bitonic_pairs(carbide::span<const float> in, carbide::disjoint_span<float> out) {
+  auto idx = carbide::thread::index_1d();
+  const unsigned t = carbide::thread::thread_idx().x;
+  auto s = carbide::block::shared<float, 2 * kBlock>();
+  s[t] = in[idx.get()];
+  s[t + kBlock] = in[idx.get()];
+  for (unsigned stride = kBlock; stride > 0; stride >>= 1) {
+    carbide::block::sync();
+    const unsigned pos = 2 * t - (t & (stride - 1));
+    const float low = s[pos], high = s[pos + stride];
+    s[pos] = low < high ? low : high;
+    s[pos + stride] = low < high ? high : low;
+  }
+  carbide::block::sync();
+  if (float* o = out.get_mut(idx)) *o = s[t];
+}
+
+// Good: the XOR partner form, the lower thread of each pair swapping both slots.
+CARBIDE_KERNEL
+CARBIDE_LAUNCH_CONTRACT(domain = 1, block = (kBlock, 1, 1))
+void xor_partners(carbide::span<const float> in, carbide::disjoint_span<float> out) {
+  auto idx = carbide::thread::index_1d();
+  const unsigned t = carbide::thread::thread_idx().x;
+  auto s = carbide::block::shared<float, kBlock>();
+  s[t] = in[idx.get()];
+  carbide::block::sync();
+  for (unsigned j = kBlock / 2; j > 0; j >>= 1) {
+    const unsigned partner = t ^ j;
+    if (partner > t && s[t] > s[partner]) {
+      const float low = s[partner];
+      s[partner] = s[t];
+      s[t] = low;
+    }
+    carbide::block::sync();
+  }
+  if (float* o = out.get_mut(idx)) *o = s[t];
+}
+
+// Bad: every thread copies its slot into its partner's, so the partner's read of its own slot
+// meets this thread's write (the writes alone are a permutation, and fine).
+CARBIDE_KERNEL
+CARBIDE_LAUNCH_CONTRACT(domain = 1, block = (kBlock, 1, 1))
+void xor_both_swap(carbide::span<const float> in, carbide::disjoint_span<float> out) {
+  auto idx = carbide::thread::index_1d();
+  const unsigned t = carbide::thread::thread_idx().x;
+  auto s = carbide::block::shared<float, kBlock>();
+  s[t] = in[idx.get()];
+  carbide::block::sync();
+  const unsigned partner = t ^ 1u;
+  s[partner] = s[t];
+  // CHECK: shared-race.cpp:[[@LINE-1]]:16: error: 's[t]' reads a slot of 's' that another thread may write in this barrier phase
+  // CHECK: note: the write in the same phase
+  // CHECK: note: the checker could not prove
+  carbide::block::sync();
+  if (float* o = out.get_mut(idx)) *o = s[t];
+}
+
+// Good: a 192-thread block clearing 256 bins a block's width apart, and thread 0 reading the
+// slot only it wrote in the last step of a tree reduction.
+CARBIDE_KERNEL
+CARBIDE_LAUNCH_CONTRACT(domain = 1, block = (192, 1, 1))
+void block_stride_bins(carbide::span<const unsigned> values, carbide::atomic_span<unsigned> bins) {
+  const unsigned t = carbide::thread::thread_idx().x;
+  auto temp = carbide::block::shared<unsigned, 256>();
+  for (unsigned i = t; i < 256; i += carbide::thread::block_dim().x) temp[i] = 0;
+  carbide::block::sync();
+  auto sums = carbide::block::shared<unsigned, 192>();
+  sums[t] = values[carbide::thread::index_1d().get()] + temp[t];
+  for (unsigned stride = 64; stride > 0; stride >>= 1) {
+    carbide::block::sync();
+    if (t < stride) sums[t] += sums[t + stride];
+  }
+  if (carbide::thread::thread_idx().x == 0) bins.exchange(carbide::thread::block_idx().x, sums[0]);
+}
+
+// Bad: a stride narrower than the block lets thread 0 and thread 64 clear the same bin.
+CARBIDE_KERNEL
+CARBIDE_LAUNCH_CONTRACT(domain = 1, block = (192, 1, 1))
+void narrow_block_stride(carbide::atomic_span<unsigned> bins) {
+  const unsigned t = carbide::thread::thread_idx().x;
+  auto temp = carbide::block::shared<unsigned, 256>();
+  for (unsigned i = t; i < 256; i += 64) temp[i] = 0;
+  // CHECK: shared-race.cpp:[[@LINE-1]]:42: error: 'temp[i]' may write the same slot of 'temp' from different threads
+  // CHECK: note: the checker could not prove
+  carbide::block::sync();
+  if (t == 0) bins.exchange(carbide::thread::block_idx().x, temp[0]);
+}
+
+// Good: a separable convolution's staging (16 × 4 block): main part and both halos, each thread
+// its column of a 10-wide row of 16-element digits.
+CARBIDE_KERNEL
+CARBIDE_LAUNCH_CONTRACT(domain = 2, block = (16, 4, 1))
+void halo_loops(carbide::span<const float> in, carbide::disjoint_span2d<float> out) {
+  const int tx = int(carbide::thread::thread_idx().x);
+  const int ty = static_cast<int>(carbide::thread::thread_idx().y);
+  auto s = carbide::block::shared<float, 4 * 160>();
+  for (int i = 1; i < 9; i += 1) s[ty * 160 + tx + i * 16] = in[std::size_t(i)];
+  s[ty * 160 + tx] = 0.f;
+  for (int i = 9; i < 10; ++i) s[ty * 160 + tx + i * 16] = 0.f;
+  carbide::block::sync();
+  if (auto tile = out.get_mut_tile<1, 1>(carbide::thread::index_2d())) tile(0, 0) = s[ty * 160 + tx + 16];
+}
+
 }  // namespace kernels

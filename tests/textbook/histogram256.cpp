@@ -20,9 +20,7 @@
 // - `cg::sync(cta)` → `block::sync()`; threadIdx/blockIdx/blockDim/gridDim → thread::…;
 //   UMAD/UMUL → plain * and +.
 //
-// Not yet accepted: thread 0's read of slot 0, which only it writes in the phase, is not yet told apart from other threads' writes.
-// The test passes (and XFAIL turns into a failure to fix) once it is.
-// XFAIL: *
+// Accepted by `carbide check` with no finding:
 // RUN: %carbide check %s 2>&1 | count 0
 #include <carbide/carbide.hpp>
 

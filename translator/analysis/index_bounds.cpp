@@ -172,7 +172,7 @@ std::optional<IndexRange> IndexBounds::loop_counter_range(const clang::ForStmt& 
   const auto* left = llvm::dyn_cast<clang::DeclRefExpr>(condition->getLHS()->IgnoreParenImpCasts());
   if (left == nullptr || left->getDecl() != counter) return std::nullopt;
   // Counting up by a positive step from the initializer, and nothing else assigns the counter.
-  const clang::Expr* increment = loop.getInc() ? loop.getInc()->IgnoreParenImpCasts() : nullptr;
+  const clang::Expr* increment = loop.getInc() ? loop.getInc()->IgnoreImplicit()->IgnoreParenImpCasts() : nullptr;
   __int128 step = 0;
   if (const auto* unary = llvm::dyn_cast_or_null<clang::UnaryOperator>(increment);
       unary && unary->isIncrementOp())

@@ -4,6 +4,7 @@
 
 #include <clang/AST/ExprCXX.h>
 #include <llvm/ADT/APSInt.h>
+#include <llvm/Support/MathExtras.h>
 #include <llvm/Support/SMTAPI.h>
 
 #include <map>
@@ -215,47 +216,68 @@ class Encoder {
     if (auto found = variables_.find({var, owner}); found != variables_.end()) return found->second;
     const Term counter = variable_symbol(var, owner);
     const llvm::ArrayRef<const clang::Stmt*> sites = values_.definition_sites(var);
-    if (!var->getInit() || sites.size() != 2 || !loop.getInc() || sites[1] != loop.getInc()->IgnoreParens())
+    const clang::Expr* step = loop.getInc() ? loop.getInc()->IgnoreImplicit()->IgnoreParens() : nullptr;
+    if (!var->getInit() || sites.size() != 2 || step == nullptr || sites[1] != step)
       return counter;  // assigned elsewhere too: any value
     auto start = value_as(var->getInit(), var->getType(), owner == kShared ? 0 : owner, depth + 1);
     if (!start) return counter;
     const unsigned bits = width(var->getType());
     const bool signed_counter = var->getType()->isSignedIntegerOrEnumerationType();
-    const clang::Expr* step = loop.getInc()->IgnoreParens();
     std::int64_t amount = 0;
     clang::BinaryOperatorKind kind = clang::BO_Add;
+    // For `++`, `--`, `+=` and `-=`: how far one step moves, and whether down.
+    std::optional<Term> magnitude;
+    bool down = false, direction_known = false;
     if (const auto* unary = llvm::dyn_cast<clang::UnaryOperator>(step)) {
-      amount = unary->isIncrementOp() ? 1 : -1;
+      down = unary->isDecrementOp();
+      magnitude = constant(1, bits);
+      direction_known = true;
     } else if (const auto* compound = llvm::dyn_cast<clang::CompoundAssignOperator>(step)) {
-      auto by = constant_of(compound->getRHS(), values_.context());
-      if (!by) return counter;
       kind = compound->getOpcode();
-      amount = *by;
-      if (kind == clang::BO_SubAssign) amount = -amount;
+      const auto by = constant_of(compound->getRHS(), values_.context());
+      if (by) amount = *by;
+      if (kind == clang::BO_AddAssign || kind == clang::BO_SubAssign) {
+        down = (kind == clang::BO_SubAssign) != (by && *by < 0);
+        if (by) {
+          magnitude = constant(std::uint64_t(*by < 0 ? -*by : *by), bits);
+          direction_known = true;
+        } else if (values_.uniformity(compound->getRHS()) == Uniformity::Uniform) {
+          // A block-uniform step such as blockDim.x; its sign is known when its type is unsigned.
+          magnitude = value_as(compound->getRHS(), var->getType(), owner == kShared ? 0 : owner, depth + 1);
+          direction_known = compound->getRHS()->getType()->isUnsignedIntegerType();
+        }
+        kind = clang::BO_Add;
+      }
     } else {
       return counter;
     }
-    if (kind == clang::BO_AddAssign || kind == clang::BO_SubAssign || kind == clang::BO_Add) {
-      if (amount == 0) return counter;
-      // counter = start ± k·|amount| for some k, on the side the loop moves.
-      const Term distance = amount > 0 ? solver_.mkBVSub(counter, *start) : solver_.mkBVSub(*start, counter);
-      const std::uint64_t stride = std::uint64_t(amount > 0 ? amount : -amount);
-      solver_.addConstraint(solver_.mkEqual(solver_.mkBVURem(distance, constant(stride, bits)), constant(0, bits)));
-      const Term ordered = amount > 0 ? (signed_counter ? solver_.mkBVSge(counter, *start) : solver_.mkBVUge(counter, *start))
-                                      : (signed_counter ? solver_.mkBVSle(counter, *start) : solver_.mkBVUle(counter, *start));
-      solver_.addConstraint(ordered);
+    if (kind == clang::BO_Add) {
+      // counter = start ± k·magnitude for some k, on the side the loop moves; with a step whose
+      // sign is unknown, any value (the remainder would not hold for a negative step).
+      if (!magnitude || !direction_known) return counter;
+      const Term distance = down ? solver_.mkBVSub(*start, counter) : solver_.mkBVSub(counter, *start);
+      solver_.addConstraint(solver_.mkEqual(solver_.mkBVURem(distance, *magnitude), constant(0, bits)));
+      solver_.addConstraint(down ? (signed_counter ? solver_.mkBVSle(counter, *start) : solver_.mkBVUle(counter, *start))
+                                 : (signed_counter ? solver_.mkBVSge(counter, *start) : solver_.mkBVUge(counter, *start)));
       return counter;
     }
-    // Doubling (`<<= 1`, `*= 2`) and halving (`>>= 1`, `/= 2` of a non-negative start).
-    const bool doubles = (kind == clang::BO_ShlAssign && amount == 1) || (kind == clang::BO_MulAssign && amount == 2);
-    const bool halves = (kind == clang::BO_ShrAssign && amount == 1) || (kind == clang::BO_DivAssign && amount == 2);
-    if (!doubles && !halves) return counter;
+    // Scaling by a power of two each step: `<<= c`, `*= 2^c`, and `>>= c`, `/= 2^c` of a
+    // non-negative start. The counter is then start shifted by c·k bits for some k.
+    const bool power_of_two = amount > 0 && (amount & (amount - 1)) == 0;
+    const std::int64_t log2 = power_of_two ? std::int64_t(llvm::Log2_64(std::uint64_t(amount))) : 0;
+    std::int64_t bits_per_step = 0;
+    if (kind == clang::BO_ShlAssign || kind == clang::BO_ShrAssign) bits_per_step = amount;
+    if (kind == clang::BO_MulAssign || kind == clang::BO_DivAssign) bits_per_step = log2;
+    const bool doubles = kind == clang::BO_ShlAssign || kind == clang::BO_MulAssign;
+    if (bits_per_step <= 0 || bits_per_step >= std::int64_t(bits) ||
+        (!power_of_two && (kind == clang::BO_MulAssign || kind == clang::BO_DivAssign)))
+      return counter;
     const Term steps = symbol(symbol_key(var) + ".steps." + std::to_string(owner), bits);
     solver_.addConstraint(solver_.mkBVUlt(steps, constant(bits, bits)));
-    if (halves && signed_counter)
-      solver_.addConstraint(solver_.mkBVSge(*start, constant(0, bits)));
+    if (!doubles && signed_counter) solver_.addConstraint(solver_.mkBVSge(*start, constant(0, bits)));
+    const Term shift = solver_.mkBVMul(steps, constant(std::uint64_t(bits_per_step), bits));
     solver_.addConstraint(solver_.mkEqual(
-        counter, doubles ? solver_.mkBVShl(*start, steps) : solver_.mkBVLshr(*start, steps)));
+        counter, doubles ? solver_.mkBVShl(*start, shift) : solver_.mkBVLshr(*start, shift)));
     return counter;
   }
 
@@ -312,6 +334,8 @@ class Encoder {
   std::optional<Term> truth(const clang::Expr* expr, int side, int depth) {
     if (depth > kMaxDepth) return std::nullopt;
     expr = expr->IgnoreParens();
+    if (const auto* full = llvm::dyn_cast<clang::FullExpr>(expr))  // a condition with temporaries
+      return truth(full->getSubExpr(), side, depth + 1);
     if (const auto* literal = llvm::dyn_cast<clang::CXXBoolLiteralExpr>(expr))
       return solver_.mkBoolean(literal->getValue());
     if (const auto* cast = llvm::dyn_cast<clang::ImplicitCastExpr>(expr)) {

@@ -68,12 +68,12 @@ std::optional<int> kind_of(const std::string& name, llvm::ArrayRef<NamedType> ta
 }
 
 std::optional<int> kind_of(const clang::CXXRecordDecl* record, llvm::ArrayRef<NamedType> table) {
-  if (record == nullptr) return std::nullopt;
+  if (!is_carbide(record)) return std::nullopt;
   return kind_of(record->getQualifiedNameAsString(), table);
 }
 
 bool named(const clang::NamedDecl* decl, llvm::StringRef name) {
-  return decl != nullptr && decl->getQualifiedNameAsString() == name;
+  return is_carbide(decl) && decl->getQualifiedNameAsString() == name;
 }
 
 }  // namespace
@@ -108,7 +108,8 @@ bool is_barrier(const clang::CallExpr* call) {
 }
 
 std::optional<Dim3> dim3_source(const clang::Expr* expr) {
-  const auto* call = llvm::dyn_cast<clang::CallExpr>(expr->IgnoreParenImpCasts());
+  // `thread_idx().x` reads a member of a materialized temporary.
+  const auto* call = llvm::dyn_cast<clang::CallExpr>(expr->IgnoreImplicit()->IgnoreParenImpCasts());
   if (device_function(call) == nullptr) return std::nullopt;
   if (auto kind = kind_of(call->getDirectCallee()->getQualifiedNameAsString(), kDim3Sources))
     return Dim3(*kind);
@@ -170,11 +171,19 @@ bool is_unsafe_block(const clang::CXXRecordDecl* record) {
 }
 
 bool is_internal(const clang::NamedDecl* decl) {
-  return decl && llvm::StringRef(decl->getQualifiedNameAsString()).starts_with("carbide::detail::");
+  return is_carbide(decl) &&
+         llvm::StringRef(decl->getQualifiedNameAsString()).starts_with("carbide::detail::");
 }
 
+// By the enclosing namespaces, without printing the name: the analyses ask this of every call
+// and type they meet.
 bool is_carbide(const clang::NamedDecl* decl) {
-  return decl && llvm::StringRef(decl->getQualifiedNameAsString()).starts_with("carbide::");
+  if (decl == nullptr) return false;
+  const clang::NamespaceDecl* outermost = nullptr;
+  for (const clang::DeclContext* scope = decl->getDeclContext(); scope && !scope->isTranslationUnit();
+       scope = scope->getParent())
+    if (const auto* space = llvm::dyn_cast<clang::NamespaceDecl>(scope)) outermost = space;
+  return outermost && outermost->getIdentifier() && outermost->getName() == "carbide";
 }
 
 }  // namespace carbide::model::vocabulary

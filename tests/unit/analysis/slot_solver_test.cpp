@@ -1,0 +1,89 @@
+// SlotSolver: which pairs of shared accesses Z3 shows never meet for two different threads, on
+// the index shapes textbook kernels use, and which real collisions it leaves reported.
+#include "analysis/slot_solver.hpp"
+
+#include "analysis_test_support.hpp"
+
+#include <gtest/gtest.h>
+
+namespace {
+
+using carbide::analysis::BlockShape;
+using carbide::analysis::SharedAccess;
+using carbide::analysis::SlotSolver;
+using carbide::analysis::ThreadValues;
+using namespace carbide::testing;
+
+// Whether the solver proves the first and last shared accesses of `body` distinct, in a block of
+// `threads` threads (one-dimensional), with `variant` the variables that change between them.
+bool distinct(const std::string& body, unsigned threads, std::set<std::string> variant_names = {}) {
+  auto ast = parse("void f(unsigned n) {\n  auto s = carbide::block::shared<unsigned, 4096>();\n"
+                   "  const unsigned t = carbide::thread::thread_idx().x;\n" + body + "\n}\n");
+  EXPECT_TRUE(ast);
+  clang::ASTContext& context = ast->getASTContext();
+  const clang::FunctionDecl* f = function_named(context, "f");
+  const ThreadValues values(context, f, BlockShape{{threads, 1, 1}});
+  const auto phases = carbide::analysis::find_barrier_phases(f);
+  EXPECT_GE(phases.accesses.size(), 1u);
+  std::set<std::string> variant;
+  struct Vars : clang::RecursiveASTVisitor<Vars> {
+    std::set<std::string>* names;
+    std::set<std::string>* keys;
+    bool VisitVarDecl(clang::VarDecl* var) {
+      if (names->count(var->getNameAsString())) keys->insert(carbide::analysis::symbol_key(var));
+      return true;
+    }
+  } vars;
+  vars.names = &variant_names;
+  vars.keys = &variant;
+  vars.TraverseStmt(f->getBody());
+  return SlotSolver(values).proves_distinct(phases.accesses.front(), phases.accesses.back(), variant);
+}
+
+TEST(SlotSolver, BlockStrideLoop) {
+  EXPECT_TRUE(distinct("for (unsigned i = t; i < 256; i += carbide::thread::block_dim().x) s[i] = 0;", 192, {"i"}));
+  // A stride smaller than the block lets two threads meet.
+  EXPECT_FALSE(distinct("for (unsigned i = t; i < 256; i += 64) s[i] = 0;", 192, {"i"}));
+}
+
+TEST(SlotSolver, ConstantStepLoop) {
+  EXPECT_TRUE(distinct("const unsigned tx = t % 32, ty = t / 32;\n"
+                       "for (int j = 0; j < 32; j += 8) s[(ty + j) * 33 + tx] = 0;", 256, {"j"}));
+  EXPECT_FALSE(distinct("const unsigned tx = t % 32, ty = t / 32;\n"
+                        "for (int j = 0; j < 32; j += 4) s[(ty + j) * 33 + tx] = 0;", 256, {"j"}));
+}
+
+TEST(SlotSolver, BitonicButterfly) {
+  const std::string loop = "for (unsigned stride = 256; stride > 0; stride >>= 1) {\n"
+                           "  const unsigned pos = 2 * t - (t & (stride - 1));\n";
+  EXPECT_TRUE(distinct(loop + "  s[pos] = s[pos + stride];\n}", 256));
+  // Without the mask every thread's partner is another's own slot.
+  EXPECT_FALSE(distinct("for (unsigned stride = 256; stride > 0; stride >>= 1) {\n"
+                        "  const unsigned pos = 2 * t;\n  s[pos] = s[pos + stride];\n}", 256));
+}
+
+TEST(SlotSolver, XorPartner) {
+  EXPECT_TRUE(distinct("for (unsigned j = 128; j > 0; j >>= 1) {\n  const unsigned ixj = t ^ j;\n"
+                       "  if (ixj > t) { s[t] = s[ixj]; }\n}", 256));
+  EXPECT_FALSE(distinct("for (unsigned j = 128; j > 0; j >>= 1) {\n  const unsigned ixj = t ^ j;\n"
+                        "  s[t] = s[ixj];\n}", 256));
+}
+
+TEST(SlotSolver, OwnSlotReadByOneThread) {
+  EXPECT_TRUE(distinct("if (t < n) s[t] = 1;\nunsigned v = 0;\nif (t == 0) v = s[0];", 256));
+  EXPECT_FALSE(distinct("if (t < n) s[t] = 1;\nunsigned v = 0;\nif (t == 1) v = s[0];", 256));
+  // A condition that holds a temporary (thread_idx()'s dim3) is still a condition.
+  EXPECT_TRUE(distinct("if (t < n) s[t] = 1;\nunsigned v = 0;\nif (carbide::thread::thread_idx().x == 0) v = s[0];", 256));
+  // The last step of a tree reduction, then thread 0 reading its own slot.
+  EXPECT_TRUE(distinct("for (unsigned stride = 128; stride > 0; stride >>= 1) {\n  carbide::block::sync();\n"
+                       "  if (carbide::thread::thread_idx().x < stride) s[carbide::thread::thread_idx().x] += 1;\n}\n"
+                       "unsigned v = 0;\nif (carbide::thread::thread_idx().x == 0) v = s[0];", 256));
+}
+
+TEST(SlotSolver, MixedRadixHalo) {
+  EXPECT_TRUE(distinct("const unsigned tx = t % 16, ty = t / 16;\n"
+                       "for (int i = 1; i < 9; ++i) s[ty * 160 + tx + i * 16] = 0;\n"
+                       "for (int i = 9; i < 10; ++i) s[ty * 160 + tx + i * 16] = 1;", 64, {"i"}));
+}
+
+}  // namespace
