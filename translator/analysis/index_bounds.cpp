@@ -179,7 +179,7 @@ std::optional<IndexRange> IndexBounds::loop_counter_range(const clang::ForStmt& 
     step = 1;
   else if (const auto* compound = llvm::dyn_cast_or_null<clang::CompoundAssignOperator>(increment);
            compound && compound->getOpcode() == clang::BO_AddAssign)
-    if (auto amount = constant_of(compound->getRHS(), values_.context()); amount && *amount > 0)
+    if (auto amount = values_.constant(compound->getRHS()); amount && *amount > 0)
       step = *amount;
   if (step == 0 || !only_read(counter, loop.getInc())) return std::nullopt;
   const auto start = range(counter->getInit(), {}, depth + 1);
@@ -284,7 +284,7 @@ std::optional<IndexRange> IndexBounds::unnarrowed(const clang::Expr* expr, const
                                                   int depth) const {
   if (depth > kMaxDepth || expr == nullptr) return std::nullopt;
   clang::ASTContext& context = values_.context();
-  if (auto value = constant_of(expr, context)) return IndexRange{*value, *value};
+  if (auto value = values_.constant(expr)) return IndexRange{*value, *value};
   const clang::Expr* bare = expr->IgnoreParens();
   if (const auto* cast = llvm::dyn_cast<clang::CastExpr>(bare)) {
     if (cast->getCastKind() == clang::CK_IntegralCast || cast->getCastKind() == clang::CK_NoOp ||

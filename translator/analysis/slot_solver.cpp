@@ -116,7 +116,7 @@ class Encoder {
 
   std::optional<Term> encode(const clang::Expr* expr, int side, int depth) {
     const unsigned bits = width(expr->getType());
-    if (auto known = constant_of(expr, values_.context())) return constant(std::uint64_t(*known), bits);
+    if (auto known = values_.constant(expr)) return constant(std::uint64_t(*known), bits);
     const clang::Expr* bare = expr->IgnoreParens();
     if (const auto* cast = llvm::dyn_cast<clang::CastExpr>(bare)) return cast_value(cast, side, depth);
     if (const auto* temporary = llvm::dyn_cast<clang::MaterializeTemporaryExpr>(bare))
@@ -234,7 +234,7 @@ class Encoder {
       direction_known = true;
     } else if (const auto* compound = llvm::dyn_cast<clang::CompoundAssignOperator>(step)) {
       kind = compound->getOpcode();
-      const auto by = constant_of(compound->getRHS(), values_.context());
+      const auto by = values_.constant(compound->getRHS());
       if (by) amount = *by;
       if (kind == clang::BO_AddAssign || kind == clang::BO_SubAssign) {
         down = (kind == clang::BO_SubAssign) != (by && *by < 0);

@@ -170,6 +170,8 @@ void ThreadValues::compute_variable_uniformity() {
             level = join(level, uniformity(condition.expr, 0));
       if (level != variables_[var]) {
         variables_[var] = join(level, variables_[var]);
+        uniformity_cache_.clear();  // answers built on the old value
+        affine_cache_.clear();
         changed = true;
       }
     }
@@ -189,10 +191,67 @@ const clang::ForStmt* ThreadValues::counted_loop(const clang::VarDecl* var) cons
 
 Uniformity ThreadValues::uniformity(const clang::Expr* expr) const { return uniformity(expr, 0); }
 
+std::optional<std::int64_t> ThreadValues::constant(const clang::Expr* expr) const {
+  return constant(expr, 0);
+}
+
+// Clang's evaluator walks the whole expression each time it is asked, and the analyses ask at
+// every node: evaluating only where every operand is itself constant (memoized) keeps a deep
+// non-constant expression at one walk. Past the depth limit a value counts as not constant.
+std::optional<std::int64_t> ThreadValues::constant(const clang::Expr* expr, int depth) const {
+  if (auto found = constants_.find(expr); found != constants_.end()) return found->second;
+  constexpr int kMaxConstantDepth = 64;
+  bool operands_constant = depth <= kMaxConstantDepth;
+  const clang::Expr* bare = expr->IgnoreParens();
+  auto operand = [&](const clang::Expr* part) {
+    operands_constant = operands_constant && constant(part, depth + 1).has_value();
+  };
+  if (const auto* op = llvm::dyn_cast<clang::BinaryOperator>(bare)) {
+    operand(op->getLHS());
+    operand(op->getRHS());
+  } else if (const auto* op = llvm::dyn_cast<clang::UnaryOperator>(bare)) {
+    operand(op->getSubExpr());
+  } else if (const auto* choice = llvm::dyn_cast<clang::ConditionalOperator>(bare)) {
+    operand(choice->getCond());
+    operand(choice->getTrueExpr());
+    operand(choice->getFalseExpr());
+  } else if (const auto* cast = llvm::dyn_cast<clang::CastExpr>(bare);
+             cast && cast->getSubExpr()->getType()->isIntegralOrEnumerationType()) {
+    operand(cast->getSubExpr());
+  }
+  std::optional<std::int64_t> value;
+  if (operands_constant) value = constant_of(expr, context_);
+  constants_.emplace(expr, value);
+  return value;
+}
+
+// Both questions are memoized per expression, so each node is worked out once and check time
+// stays linear in the source; an answer cut short by the depth limit is not kept, since the same
+// expression asked nearer the top may be answered in full.
+template <class Result, class Compute>
+Result ThreadValues::memoized(std::map<const clang::Expr*, Result>& cache, const clang::Expr* expr,
+                              int depth, Result cut_short, Compute compute) const {
+  if (depth > kMaxDepth) {
+    truncated_ = true;
+    return cut_short;
+  }
+  if (auto found = cache.find(expr); found != cache.end()) return found->second;
+  const bool outer = truncated_;
+  truncated_ = false;
+  Result result = compute();
+  if (!truncated_) cache.emplace(expr, result);
+  truncated_ = truncated_ || outer;
+  return result;
+}
+
 Uniformity ThreadValues::uniformity(const clang::Expr* expr, int depth) const {
-  if (depth > kMaxDepth) return Uniformity::Divergent;
+  return memoized(uniformity_cache_, expr, depth, Uniformity::Divergent,
+                  [&] { return compute_uniformity(expr, depth); });
+}
+
+Uniformity ThreadValues::compute_uniformity(const clang::Expr* expr, int depth) const {
   expr = strip(expr);
-  if (constant_of(expr, context_)) return Uniformity::Uniform;
+  if (constant(expr)) return Uniformity::Uniform;
   // `lid.get() / 32` is the same for a whole warp when blocks are made of whole warps.
   if (auto form = affine(expr, depth); form && form->varies_by_thread()) {
     const auto threads = shape_.threads();
@@ -300,12 +359,23 @@ std::optional<Uniformity> ThreadValues::comparison_uniformity(const clang::Binar
 std::optional<Affine> ThreadValues::affine(const clang::Expr* expr) const { return affine(expr, 0); }
 
 std::optional<Affine> ThreadValues::affine(const clang::Expr* expr, int depth) const {
-  if (depth > kMaxDepth) return std::nullopt;
+  // An integer that is no other form is a symbol when it is uniform, and uniformity asks for the
+  // affine form first: asked again from there, the answer is "no form" (which is what it is).
+  if (affine_in_progress_.count(expr)) return std::nullopt;
+  return memoized(affine_cache_, expr, depth, std::optional<Affine>(), [&] {
+    affine_in_progress_.insert(expr);
+    auto form = compute_affine(expr, depth);
+    affine_in_progress_.erase(expr);
+    return form;
+  });
+}
+
+std::optional<Affine> ThreadValues::compute_affine(const clang::Expr* expr, int depth) const {
   expr = strip(expr);
   if (!expr->getType()->isIntegralOrEnumerationType() && !expr->getType()->isDependentType() &&
       !llvm::isa<clang::CXXMemberCallExpr>(expr))
     return std::nullopt;
-  if (auto value = constant_of(expr, context_)) {
+  if (auto value = constant(expr)) {
     Affine constant;
     constant.constant = *value;
     return constant;

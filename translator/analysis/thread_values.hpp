@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -61,6 +62,8 @@ class ThreadValues {
 
   Uniformity uniformity(const clang::Expr* expr) const;
   std::optional<Affine> affine(const clang::Expr* expr) const;
+  // The value of an integer constant expression (constant_of, memoized for the function).
+  std::optional<std::int64_t> constant(const clang::Expr* expr) const;
   const BlockShape& shape() const { return shape_; }
   const clang::ParentMap& parents() const { return parents_; }
   clang::ASTContext& context() const { return context_; }
@@ -77,7 +80,13 @@ class ThreadValues {
 
  private:
   std::optional<Affine> affine(const clang::Expr* expr, int depth) const;
+  std::optional<Affine> compute_affine(const clang::Expr* expr, int depth) const;
   Uniformity uniformity(const clang::Expr* expr, int depth) const;
+  Uniformity compute_uniformity(const clang::Expr* expr, int depth) const;
+  std::optional<std::int64_t> constant(const clang::Expr* expr, int depth) const;
+  template <class Result, class Compute>
+  Result memoized(std::map<const clang::Expr*, Result>& cache, const clang::Expr* expr, int depth,
+                  Result cut_short, Compute compute) const;
   Uniformity call_uniformity(const clang::CallExpr* call, int depth) const;
   std::optional<Uniformity> comparison_uniformity(const clang::BinaryOperator* op, int depth) const;
   void compute_variable_uniformity();
@@ -92,6 +101,11 @@ class ThreadValues {
   std::map<const clang::VarDecl*, std::vector<const clang::Stmt*>> definition_sites_;
   std::map<const clang::VarDecl*, Uniformity> variables_;
   std::map<const clang::VarDecl*, const clang::ForStmt*> loop_counters_;
+  mutable std::map<const clang::Expr*, Uniformity> uniformity_cache_;
+  mutable std::map<const clang::Expr*, std::optional<Affine>> affine_cache_;
+  mutable std::set<const clang::Expr*> affine_in_progress_;
+  mutable std::map<const clang::Expr*, std::optional<std::int64_t>> constants_;
+  mutable bool truncated_ = false;
 };
 
 // The name an affine form gives a uniform variable.
