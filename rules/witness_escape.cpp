@@ -38,15 +38,26 @@ class Finder : public DeviceCodeFinder<Finder> {
                                     "thread's control. Pass the witness by 'const&'");
     return true;
   }
+  // Visited once, in the form written: the semantic form (where each element meets its member,
+  // references included) is what is checked.
   bool VisitInitListExpr(clang::InitListExpr* list) {
-    if (list->isSemanticForm() && list->getType()->isRecordType())
-      for (const clang::Expr* element : list->inits())
-        if (element && analysis::is_witness_type(element->getType()))
-          report(element->getBeginLoc(),
-                 "witness '" + source_text(context_.ast, element) +
-                     "' is stored in an object; keep witnesses in local variables and pass them "
-                     "by 'const&'");
+    const clang::InitListExpr* semantic = list->getSemanticForm() ? list->getSemanticForm() : list;
+    if (semantic->getType()->isRecordType()) report_stored(semantic->inits());
     return true;
+  }
+  bool VisitCXXParenListInitExpr(clang::CXXParenListInitExpr* list) {  // C++20 `Cursor c(idx, n)`
+    if (list->getType()->isRecordType()) report_stored(list->getInitExprs());
+    return true;
+  }
+  template <class Elements>
+  void report_stored(const Elements& elements) {
+    // A pointer element was reported where its address was taken.
+    for (const clang::Expr* element : elements)
+      if (element && !element->getType()->isPointerType() && analysis::is_witness_type(element->getType()))
+        report(element->getBeginLoc(),
+               "witness '" + source_text(context_.ast, element) +
+                   "' is stored in an object; keep witnesses in local variables and pass them "
+                   "by 'const&'");
   }
   bool VisitCallExpr(clang::CallExpr* call) {
     const clang::FunctionDecl* callee = call->getDirectCallee();

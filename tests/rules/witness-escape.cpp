@@ -1,5 +1,5 @@
 // carbide-witness-escape: a witness stays with its thread.
-// RUN: not %carbide check %s 2> %t.err
+// RUN: not %carbide check %s -- -std=c++20 2> %t.err
 // RUN: FileCheck %s --implicit-check-not=error: < %t.err
 #include <carbide/carbide.hpp>
 #include <utility>
@@ -34,6 +34,28 @@ void hand_over(carbide::disjoint_span<float> out) {
   const auto& alias = std::move(idx);
   // CHECK: witness-escape.cpp:[[@LINE-1]]:23: error: witness 'idx' is moved
   if (float* o = out.get_mut(alias)) *o = 1.f;
+}
+
+// A witness bound into an object's reference member, by braces or (C++20) parentheses. (A
+// witness read through a pointer is a raw-pointer dereference: carbide-unsafe-required.)
+struct Window {
+  const carbide::thread::index_1d_witness& at;
+  unsigned cols;
+};
+
+CARBIDE_KERNEL
+CARBIDE_LAUNCH_CONTRACT(domain = 1, block = 256)
+void bind_in_struct(carbide::span<const float> in, carbide::disjoint_span<float> out, unsigned cols) {
+  auto idx = carbide::thread::index_1d();
+  const Window braces{idx, cols};
+  // CHECK: witness-escape.cpp:[[@LINE-1]]:23: error: witness 'idx' is stored in an object
+  float through = in[braces.at.get()];
+#if __cplusplus >= 202002L  // the lit run is C++20; the plugin comparison reads the file as C++17
+  const Window parens(idx, cols);
+  // CHECK: witness-escape.cpp:[[@LINE-1]]:23: error: witness 'idx' is stored in an object
+  through += in[parens.at.get()];
+#endif
+  if (float* o = out.get_mut(idx)) *o = through;
 }
 
 // Good: witnesses passed down by const& to helpers and lambdas.
