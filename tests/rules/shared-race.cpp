@@ -461,4 +461,61 @@ void halo_loops(carbide::span<const float> in, carbide::disjoint_span2d<float> o
   if (auto tile = out.get_mut_tile<1, 1>(carbide::thread::index_2d())) tile(0, 0) = s[ty * 160 + tx + 16];
 }
 
+// Loop-carried: iteration r reads its neighbour's slot after the barrier, and iteration r + 1
+// writes its own slot before the next barrier, while the neighbour may still be reading.
+CARBIDE_KERNEL
+CARBIDE_LAUNCH_CONTRACT(domain = 1, block = (kBlock, 1, 1))
+void carried_to_next_iteration(carbide::disjoint_span<float> out, unsigned rounds) {
+  auto idx = carbide::thread::index_1d();
+  auto lid = carbide::thread::local_index();
+  auto tile = carbide::block::shared<float, kBlock>();
+  float v = 1.f;
+  for (unsigned r = 0; r < rounds; ++r) {
+    tile[lid] = v;
+    carbide::block::sync();
+    v += tile[(lid.get() + 1) % kBlock];
+    // CHECK: shared-race.cpp:[[@LINE-1]]:10: error: 'tile[(lid.get() + 1) % kBlock]' reads a slot of 'tile' that another thread may write in this barrier phase
+    // CHECK: note: the write in the same phase
+    // CHECK: note: the checker could not prove
+  }
+  if (float* o = out.get_mut(idx)) *o = v;
+}
+
+// A barrier behind a block-uniform condition may not run: on odd rounds the read meets the
+// write above it in one phase.
+CARBIDE_KERNEL
+CARBIDE_LAUNCH_CONTRACT(domain = 1, block = (kBlock, 1, 1))
+void barrier_on_even_rounds(carbide::disjoint_span<float> out, unsigned rounds) {
+  auto idx = carbide::thread::index_1d();
+  auto lid = carbide::thread::local_index();
+  auto tile = carbide::block::shared<float, kBlock>();
+  float v = 1.f;
+  for (unsigned r = 0; r < rounds; ++r) {
+    carbide::block::sync();
+    tile[lid] = v;
+    if (r % 2 == 0) carbide::block::sync();
+    v += tile[(lid.get() + 1) % kBlock];
+    // CHECK: shared-race.cpp:[[@LINE-1]]:10: error: 'tile[(lid.get() + 1) % kBlock]' reads a slot of 'tile' that another thread may write in this barrier phase
+    // CHECK: note: the write in the same phase
+    // CHECK: note: the checker could not prove
+  }
+  if (float* o = out.get_mut(idx)) *o = v;
+}
+
+// A loop whose only barrier may run zero times (rounds = 0): the write before it and the read
+// after it then share a phase.
+CARBIDE_KERNEL
+CARBIDE_LAUNCH_CONTRACT(domain = 1, block = (kBlock, 1, 1))
+void barrier_in_empty_loop(carbide::disjoint_span<float> out, unsigned rounds) {
+  auto idx = carbide::thread::index_1d();
+  auto lid = carbide::thread::local_index();
+  auto tile = carbide::block::shared<float, kBlock>();
+  tile[lid] = 1.f;
+  for (unsigned r = 0; r < rounds; ++r) carbide::block::sync();
+  if (float* o = out.get_mut(idx)) *o = tile[(lid.get() + 1) % kBlock];
+  // CHECK: shared-race.cpp:[[@LINE-1]]:41: error: 'tile[(lid.get() + 1) % kBlock]' reads a slot of 'tile' that another thread may write in this barrier phase
+  // CHECK: note: the write in the same phase
+  // CHECK: note: the checker could not prove
+}
+
 }  // namespace kernels

@@ -101,8 +101,8 @@ namespace {
 
 class Walker {
  public:
-  explicit Walker(const clang::FunctionDecl* function)
-      : parents_(const_cast<clang::Stmt*>(function->getBody())) {}
+  explicit Walker(const ThreadValues& values)
+      : values_(values), parents_(const_cast<clang::Stmt*>(values.function()->getBody())) {}
 
   BarrierPhases run(const clang::Stmt* body) {
     walk(body, {"entry"});
@@ -158,7 +158,8 @@ class Walker {
       const Phases after_else = walk(branch->getElse(), phases);
       const bool then_syncs = contains_barrier(branch->getThen());
       const bool else_syncs = contains_barrier(branch->getElse());
-      if (then_syncs != else_syncs) return then_syncs ? after_then : after_else;
+      if (then_syncs != else_syncs && values_.uniformity(branch->getCond()) != Uniformity::Uniform)
+        return then_syncs ? after_then : after_else;
       Phases joined = after_then;
       joined.insert(after_else.begin(), after_else.end());
       return joined;
@@ -209,10 +210,36 @@ class Walker {
     Phases next = entry;
     for (const std::string& phase : first) next.insert(phase + "^b" + id);
     const Phases last = iterate(body, head, tail, next);
-    // ...or, when the loop ends, into the code after it.
+    // ...or, when the loop ends, into the code after it; so does the phase before the loop
+    // when its first test may fail.
     Phases after;
     for (const std::string& phase : last) after.insert(phase + "^x" + id);
+    if (!runs_at_least_once(loop)) after.insert(entry.begin(), entry.end());
     return after;
+  }
+
+  // A do loop, or a for loop whose counter starts at a constant that passes its test.
+  bool runs_at_least_once(const clang::Stmt* loop) const {
+    if (llvm::isa<clang::DoStmt>(loop)) return true;
+    const auto* counted = llvm::dyn_cast<clang::ForStmt>(loop);
+    const auto* test = counted ? llvm::dyn_cast_or_null<clang::BinaryOperator>(
+                                     counted->getCond() ? counted->getCond()->IgnoreParenImpCasts() : nullptr)
+                               : nullptr;
+    if (test == nullptr || !test->isComparisonOp()) return false;
+    const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(test->getLHS()->IgnoreParenImpCasts());
+    const auto* counter = ref ? llvm::dyn_cast<clang::VarDecl>(ref->getDecl()) : nullptr;
+    if (counter == nullptr || values_.counted_loop(counter) != counted || !counter->getInit()) return false;
+    const auto start = values_.constant(counter->getInit());
+    const auto bound = values_.constant(test->getRHS());
+    if (!start || !bound) return false;
+    switch (test->getOpcode()) {
+      case clang::BO_LT: return *start < *bound;
+      case clang::BO_LE: return *start <= *bound;
+      case clang::BO_GT: return *start > *bound;
+      case clang::BO_GE: return *start >= *bound;
+      case clang::BO_NE: return *start != *bound;
+      default: return false;
+    }
   }
 
   int barrier_id(const clang::CallExpr* barrier) {
@@ -226,6 +253,7 @@ class Walker {
     return nullptr;
   }
 
+  const ThreadValues& values_;
   clang::ParentMap parents_;
   BarrierPhases result_;
   std::vector<const clang::Stmt*> loop_ids_;
@@ -248,8 +276,8 @@ bool may_share_phase(const SharedAccess& a, const SharedAccess& b) {
   return false;
 }
 
-BarrierPhases find_barrier_phases(const clang::FunctionDecl* function) {
-  return Walker(function).run(function->getBody());
+BarrierPhases find_barrier_phases(const ThreadValues& values) {
+  return Walker(values).run(values.function()->getBody());
 }
 
 }  // namespace carbide::analysis

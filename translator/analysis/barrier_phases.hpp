@@ -5,9 +5,10 @@
 // runs on into the next iteration's head or, once the (block-uniform) loop ends, into the code
 // after the loop, never both: those continuations get names that extend the barrier's own
 // ("S3^b1", "S3^x1"), and two accesses can run concurrently when one's phase name is a prefix
-// of the other's. A barrier on one side of a branch ends the phase for the whole block (it is
-// reported as divergent, and one diagnostic per fault is enough); a loop with a barrier is
-// taken to run at least once.
+// of the other's. A barrier on one side of a thread-dependent branch ends the phase for the
+// whole block (it is reported as divergent, and one diagnostic per fault is enough); behind a
+// block-uniform branch it may not run, so both ways continue. A loop with a barrier whose first
+// test may fail (a trip count that can be zero) lets the phase before it run on past it.
 #pragma once
 
 #include <clang/AST/ExprCXX.h>
@@ -36,7 +37,8 @@ struct BarrierPhases {
   std::vector<const clang::CallExpr*> barriers;
 };
 
-BarrierPhases find_barrier_phases(const clang::FunctionDecl* function);
+class ThreadValues;
+BarrierPhases find_barrier_phases(const ThreadValues& values);
 
 bool contains_barrier(const clang::Stmt* statement);
 

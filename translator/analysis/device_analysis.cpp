@@ -157,7 +157,7 @@ const ThreadValues& DeviceAnalysis::thread_values(const clang::FunctionDecl* fun
 const BarrierPhases& DeviceAnalysis::barrier_phases(const clang::FunctionDecl* function) const {
   auto found = barrier_phases_.find(function);
   if (found == barrier_phases_.end())
-    found = barrier_phases_.emplace(function, find_barrier_phases(function)).first;
+    found = barrier_phases_.emplace(function, find_barrier_phases(thread_values(function))).first;
   return found->second;
 }
 

@@ -23,7 +23,7 @@ bool distinct(const std::string& body, unsigned threads, std::set<std::string> v
   clang::ASTContext& context = ast->getASTContext();
   const clang::FunctionDecl* f = function_named(context, "f");
   const ThreadValues values(context, f, BlockShape{{threads, 1, 1}});
-  const auto phases = carbide::analysis::find_barrier_phases(f);
+  const auto phases = carbide::analysis::find_barrier_phases(values);
   EXPECT_GE(phases.accesses.size(), 1u);
   std::set<std::string> variant;
   struct Vars : clang::RecursiveASTVisitor<Vars> {
