@@ -32,7 +32,12 @@ void scatter(carbide::span<const int> offsets, carbide::disjoint_span<float> out
   // CHECK: disjoint-foreign-write.cpp:[[@LINE-1]]:3: error: '++slot' moves away from the element
   // CHECK: note: 'out' is a carbide::disjoint_span
   *slot = 1.f;
-  (void)target;
+  // One fault, one finding: the writes through the moved pointers are not also raw-pointer
+  // dereferences for carbide-unsafe-required.
+  *target = 2.f;
+  *(out.get_mut(idx) + 1) = 3.f;
+  // CHECK: disjoint-foreign-write.cpp:[[@LINE-1]]:5: error: 'out.get_mut(idx) + 1' moves away from the element
+  // CHECK: note: 'out' is a carbide::disjoint_span
 }
 
 // Two ownership forms on one view: thread 1's element lies in thread 0's chunk of four.

@@ -76,6 +76,12 @@ Provenance combine(const Provenance& a, const Provenance& b) {
   return {};
 }
 
+Provenance displaced(const Provenance& from) {
+  if (from.origin == PointerOrigin::ViewElement || from.origin == PointerOrigin::DisplacedViewElement)
+    return {PointerOrigin::DisplacedViewElement, from.get_mut};
+  return {};
+}
+
 bool is_thread_local_storage(const clang::ValueDecl* decl) {
   const auto* var = llvm::dyn_cast<clang::VarDecl>(decl);
   return var != nullptr && var->isLocalVarDeclOrParm() && !var->isStaticLocal() &&
@@ -196,6 +202,11 @@ Provenance DeviceAnalysis::provenance(const clang::Expr* pointer, int depth) con
   if (const auto* conditional = llvm::dyn_cast<clang::ConditionalOperator>(expr)) {
     return combine(provenance(conditional->getTrueExpr(), depth + 1),
                    provenance(conditional->getFalseExpr(), depth + 1));
+  }
+  if (const auto* op = llvm::dyn_cast<clang::BinaryOperator>(expr); op && op->isAdditiveOp()) {
+    for (const clang::Expr* side : {op->getLHS(), op->getRHS()})
+      if (side->getType()->isPointerType()) return displaced(provenance(side, depth + 1));
+    return {};
   }
   if (const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(expr)) {
     // A local array decays to a pointer to this thread's storage.

@@ -28,13 +28,16 @@ struct UnsafeBlock {
 
 enum class PointerOrigin {
   ViewElement,  // the one element get_mut gave this thread
+  // Moved away from that element by pointer arithmetic: carbide-disjoint-foreign-write reports
+  // the move, so a use of the result is not reported again as an unknown pointer.
+  DisplacedViewElement,
   Local,        // the address of this thread's own local storage
   Unknown,      // anything else: a parameter, data(), a cast, a mix of origins
 };
 
 struct Provenance {
   PointerOrigin origin = PointerOrigin::Unknown;
-  const clang::CXXMemberCallExpr* get_mut = nullptr;  // for ViewElement: the call
+  const clang::CXXMemberCallExpr* get_mut = nullptr;  // for (Displaced)ViewElement: the call
 };
 
 class DeviceAnalysis {
