@@ -17,7 +17,7 @@ namespace {
 // standard and CUDA headers' own (<cmath>, std::min, ...) and Carbide's device vocabulary.
 bool provided_by_toolchain(const clang::FunctionDecl* function, const clang::SourceManager& sources) {
   if (function->getBuiltinID() != 0) return true;
-  const clang::SourceLocation at = sources.getExpansionLoc(function->getLocation());
+  const clang::SourceLocation at = sources.getExpansionLoc(function->getCanonicalDecl()->getLocation());
   if (sources.isInSystemHeader(at)) return true;
   return !sources.isInMainFile(at) && model::vocabulary::is_carbide(function);
 }

@@ -310,6 +310,7 @@ Uniformity ThreadValues::call_uniformity(const clang::CallExpr* call, int depth)
       case vocabulary::Sameness::PerBlock: return Uniformity::Uniform;
       case vocabulary::Sameness::PerWarp: return Uniformity::WarpUniform;
       case vocabulary::Sameness::PerThread: return Uniformity::Divergent;
+      case vocabulary::Sameness::AsArguments: break;
     }
   }
   if (const auto* member = llvm::dyn_cast<clang::CXXMemberCallExpr>(call)) {

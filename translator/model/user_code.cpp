@@ -5,7 +5,9 @@
 namespace carbide::model {
 
 bool in_user_code(const clang::SourceManager& sources, const clang::Decl* decl) {
-  const clang::SourceLocation at = sources.getExpansionLoc(decl->getLocation());
+  // Where it was first declared: a function the C library declares and Carbide's intrinsics
+  // header defines (__expf) is the toolchain's, not the user's.
+  const clang::SourceLocation at = sources.getExpansionLoc(decl->getCanonicalDecl()->getLocation());
   if (sources.isInMainFile(at)) return true;
   if (at.isInvalid() || sources.isInSystemHeader(at) || !sources.getFileEntryRefForID(sources.getFileID(at)))
     return false;

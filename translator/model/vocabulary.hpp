@@ -15,7 +15,7 @@
 namespace carbide::model::vocabulary {
 
 // Which threads a value is the same for.
-enum class Sameness { PerThread, PerWarp, PerBlock };
+enum class Sameness { PerThread, PerWarp, PerBlock, AsArguments };
 
 // What a call of one of Carbide's device functions does, for the analyses.
 enum class Role {
@@ -25,6 +25,7 @@ enum class Role {
   SharedAllocation,  // block::shared, block::dynamic_shared: the block's one array
   Barrier,           // block::sync: every thread of the block must arrive
   WarpCollective,    // shuffles, warp reductions and votes: every lane of the warp must arrive
+  Intrinsic,         // CUDA's intrinsics (__fdividef, __popc, ...): pure functions of their arguments
 };
 
 struct DeviceFunction {
@@ -33,7 +34,7 @@ struct DeviceFunction {
   Sameness result;           // what its result is the same for
 };
 
-// Every free function of carbide::thread, carbide::block and carbide::warp.
+// Every free function of carbide::thread, carbide::block, carbide::warp and carbide::intrinsics.
 llvm::ArrayRef<DeviceFunction> device_functions();
 
 // The namespaces whose free functions the catalogue must list in full.

@@ -4,6 +4,7 @@
 
 #include <carbide/annotations.hpp>
 #include <carbide/device.hpp>
+#include <carbide/intrinsics.hpp>
 
 #if !defined(__CUDACC__)
 #include <carbide/runtime.hpp>
