@@ -5,9 +5,10 @@
 #include <clang/Basic/SourceManager.h>
 #include <clang/AST/DeclTemplate.h>
 #include <clang/AST/RecursiveASTVisitor.h>
+#include <llvm/ADT/StringExtras.h>
 
 #include <algorithm>
-#include <regex>
+#include <optional>
 
 namespace carbide::model {
 namespace {
@@ -163,25 +164,38 @@ class Collector : public clang::RecursiveASTVisitor<Collector> {
   std::vector<const clang::FunctionDecl*> pending_;
 };
 
+// The header a line `#include <name>` names, read by hand: a regular expression over a line of
+// user code (which may be very long) would recurse over its length.
+std::optional<llvm::StringRef> angled_include(llvm::StringRef line) {
+  line = line.ltrim();
+  if (!line.consume_front("#")) return std::nullopt;
+  line = line.ltrim();
+  if (!line.consume_front("include")) return std::nullopt;
+  line = line.ltrim();
+  if (!line.consume_front("<")) return std::nullopt;
+  const llvm::StringRef name = line.take_while([](char c) {
+    return llvm::isAlnum(c) || c == '_' || c == '.' || c == '/';
+  });
+  if (name.empty() || !line.drop_front(name.size()).starts_with(">")) return std::nullopt;
+  return name;
+}
+
 // Standard headers whose contents nvcc accepts in device code, as the files holding device code
 // include them.
 std::vector<std::string> device_usable_includes(const clang::SourceManager& sources,
                                                 const std::vector<clang::FileID>& files) {
-  static const std::set<std::string> usable = {
+  static const std::set<llvm::StringRef> usable = {
       "algorithm", "array",  "cfloat", "climits", "cmath",       "cstddef", "cstdint",
       "float.h",   "limits", "math.h", "stddef.h", "stdint.h",   "type_traits", "utility"};
-  static const std::regex include(R"(^\s*#\s*include\s*<([A-Za-z0-9_./]+)>)");
   std::vector<std::string> result;
   for (const clang::FileID file : files) {
     llvm::StringRef text = sources.getBufferData(file);
     while (!text.empty()) {
       auto [line, rest] = text.split('\n');
       text = rest;
-      std::smatch match;
-      const std::string current = line.str();
-      if (std::regex_search(current, match, include) && usable.count(match[1]) &&
-          std::find(result.begin(), result.end(), match[1].str()) == result.end())
-        result.push_back(match[1]);
+      const auto name = angled_include(line);
+      if (name && usable.count(*name) && std::find(result.begin(), result.end(), *name) == result.end())
+        result.push_back(name->str());
     }
   }
   return result;

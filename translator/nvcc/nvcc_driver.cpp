@@ -11,7 +11,6 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
-#include <regex>
 
 namespace carbide::nvcc {
 namespace {
@@ -65,23 +64,6 @@ RunResult run(const std::string& program, const std::vector<std::string>& args,
   return result;
 }
 
-std::vector<NvccMessage> parse_messages(const std::string& output) {
-  // nvcc's front end writes `file(line): error: ...`; its preprocessor, `file:line:col: error: ...`.
-  static const std::regex front_end(R"(^(.+)\((\d+)\): (error|warning)( #[0-9A-Za-z-]+)?: (.*)$)");
-  static const std::regex preprocessor(R"(^(.+):(\d+):\d+: (error|warning)(): (.*)$)");
-  std::vector<NvccMessage> messages;
-  llvm::StringRef rest(output);
-  while (!rest.empty()) {
-    auto [line, tail] = rest.split('\n');
-    rest = tail;
-    std::smatch match;
-    const std::string text = line.rtrim().str();
-    if (std::regex_match(text, match, front_end) || std::regex_match(text, match, preprocessor))
-      messages.push_back({match[1], unsigned(std::stoul(match[2])), match[3] == "error", match[5]});
-  }
-  return messages;
-}
-
 std::string compute_arch(const std::string& arch) {
   return "compute_" + (llvm::StringRef(arch).starts_with("sm_") ? arch.substr(3) : arch);
 }
@@ -108,10 +90,7 @@ std::optional<std::string> find_nvcc(const NvccOptions& options, std::string& wh
 std::string nvcc_version(const std::string& nvcc) {
   ScratchDir scratch;
   const RunResult result = run(nvcc, {"--version"}, scratch.file("version.txt"));
-  static const std::regex release(R"(release ([0-9]+\.[0-9]+))");
-  std::smatch match;
-  if (std::regex_search(result.output, match, release)) return match[1];
-  return "unknown";
+  return release_of(result.output).value_or("unknown");
 }
 
 namespace {

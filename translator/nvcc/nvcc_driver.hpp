@@ -2,6 +2,8 @@
 // file (the generated code's #line directives make nvcc name them).
 #pragma once
 
+#include "nvcc/nvcc_messages.hpp"
+
 #include "nvcc/ptx_directives.hpp"
 
 #include <optional>
@@ -14,13 +16,6 @@ struct NvccOptions {
   std::string nvcc;  // explicit path; "" to search CUDA_HOME, PATH and /usr/local/cuda
   std::vector<std::string> archs{"sm_90"};
   std::string include_dir;  // Carbide's runtime headers
-};
-
-struct NvccMessage {
-  std::string file;
-  unsigned line = 0;
-  bool is_error = true;
-  std::string text;
 };
 
 struct NvccResult {
