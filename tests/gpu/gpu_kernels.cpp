@@ -201,4 +201,28 @@ void advance_particles(carbide::span<const Particle> in, float dt, carbide::disj
   if (Particle* p = out.get_mut(idx)) *p = advanced(in[idx.get()], dt);
 }
 
+// CUDA's intrinsics, written as in CUDA: the device runs CUDA's own, the host test compares
+// them with <carbide/intrinsics.hpp>'s host definitions.
+CARBIDE_KERNEL
+CARBIDE_LAUNCH_CONTRACT(domain = 1, block = (kBlock, 1, 1))
+void fast_math(carbide::span<const float> x, carbide::disjoint_span<float> out) {
+  auto idx = carbide::thread::index_1d();
+  if (float* o = out.get_mut(idx)) {
+    const float v = x[idx.get()];
+    *o = __fdividef(__expf(v), rsqrtf(v)) + __saturatef(v - 1.f) + __sinf(v) + __logf(v) +
+         __frcp_rn(v) + __int_as_float(__float_as_int(v));
+  }
+}
+
+CARBIDE_KERNEL
+CARBIDE_LAUNCH_CONTRACT(domain = 1, block = (kBlock, 1, 1))
+void integer_intrinsics(carbide::span<const unsigned> u, carbide::disjoint_span<unsigned> out) {
+  auto idx = carbide::thread::index_1d();
+  if (unsigned* o = out.get_mut(idx)) {
+    const unsigned v = u[idx.get()];
+    *o = (unsigned(__popc(v)) + 33u * unsigned(__clz(int(v))) + 1089u * unsigned(__ffs(int(v)))) ^
+         __brev(v) ^ __umulhi(v, 0x9E3779B9u) ^ __umul24(v, 77u) ^ unsigned(__mul24(int(v), -3));
+  }
+}
+
 }  // namespace gpu_vocabulary

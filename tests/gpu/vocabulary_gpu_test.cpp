@@ -223,6 +223,46 @@ TEST(Vocabulary, WarpInclusiveScanAddsEachLanesPredecessors) {
   EXPECT_EQ(wrong, 0u);
 }
 
+TEST(Vocabulary, IntrinsicsOnTheDeviceMatchTheirHostDefinitions) {
+  CARBIDE_REQUIRE_DEVICE();
+  auto ctx = carbide::Context::create(0);
+  auto stream = ctx.default_stream();
+  const std::size_t n = kBlock * 40 + 17;
+  std::mt19937 generator(std::random_device{}());
+  std::uniform_real_distribution<float> positive(0.5f, 2.f);
+  std::vector<float> x(n);
+  std::vector<unsigned> u(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    x[i] = positive(generator);
+    u[i] = i % 97 == 0 ? 0u : unsigned(generator());  // zero is every bit count's edge
+  }
+  auto x_dev = carbide::DeviceBuffer<float>::from_host(stream, x);
+  auto u_dev = carbide::DeviceBuffer<unsigned>::from_host(stream, u);
+  auto floats = carbide::DeviceBuffer<float>::zeroed(stream, n);
+  auto ints = carbide::DeviceBuffer<unsigned>::zeroed(stream, n);
+  auto module = gpu_vocabulary::load(ctx);
+  const carbide::LaunchConfig1D grid(carbide::div_ceil(n, kBlock), kBlock);
+  module.fast_math(stream, module.prepare_fast_math(grid), x_dev, floats);
+  module.integer_intrinsics(stream, module.prepare_integer_intrinsics(grid), u_dev, ints);
+  const auto device_floats = floats.to_host_vec(stream);
+  const auto device_ints = ints.to_host_vec(stream);
+  std::size_t far = 0, wrong = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    const float v = x[i];
+    const float host = __fdividef(__expf(v), rsqrtf(v)) + __saturatef(v - 1.f) + __sinf(v) +
+                       __logf(v) + __frcp_rn(v) + __int_as_float(__float_as_int(v));
+    // The device's fast-math forms are approximations (a few ulp of each term).
+    far += std::fabs(device_floats[i] - host) > 1e-5f * std::fabs(host) + 1e-6f;
+    const unsigned w = u[i];
+    const unsigned expected =
+        (unsigned(__popc(w)) + 33u * unsigned(__clz(int(w))) + 1089u * unsigned(__ffs(int(w)))) ^
+        __brev(w) ^ __umulhi(w, 0x9E3779B9u) ^ __umul24(w, 77u) ^ unsigned(__mul24(int(w), -3));
+    wrong += device_ints[i] != expected;
+  }
+  EXPECT_EQ(far, 0u);
+  EXPECT_EQ(wrong, 0u);  // integer intrinsics are exact
+}
+
 TEST(Vocabulary, DynamicSharedMemoryBeyond48KiBHoldsATile) {
   CARBIDE_REQUIRE_DEVICE();
   auto ctx = carbide::Context::create(0);
