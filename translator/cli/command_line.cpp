@@ -1,6 +1,12 @@
 #include "cli/command_line.hpp"
 
+#include "pipeline/translate.hpp"
+
 #include <boost/program_options.hpp>
+#include <llvm/ADT/StringExtras.h>
+#include <llvm/Support/FileSystem.h>
+
+#include <algorithm>
 
 #include <sstream>
 #include <stdexcept>
@@ -44,7 +50,7 @@ po::options_description translate_options() {
   po::options_description options("Translation");
   options.add_options()
       ("output,o", po::value<std::string>(), "directory for the generated files")
-      ("jobs,j", po::value<unsigned>(), "files translated at once (default: one per core)")
+      ("jobs,j", po::value<int>(), "files translated at once (default: one per core)")
       ("cuda-arch", po::value<std::vector<std::string>>()->composing(), "target architecture, e.g. sm_90; repeat for a fatbin")
       ("nvcc", po::value<std::string>()->default_value(""), "the nvcc to run (default: $CUDA_HOME/bin, PATH, /usr/local/cuda/bin)");
   return options;
@@ -56,6 +62,21 @@ bool valid_arch(const std::string& arch) {
     if (!std::isdigit(static_cast<unsigned char>(arch[i])) && !(i + 1 == arch.size() && arch[i] == 'a'))
       return false;
   return true;
+}
+
+// A glob that names no rule is a typo, and a --checks that enables none would pass every file:
+// both are errors, with the rules listed.
+void validate_rule_globs(const std::string& option, const std::string& globs, bool must_enable) {
+  std::vector<std::string> names;
+  for (const diag::RuleDescriptor& rule : pipeline::rule_descriptors()) names.push_back(rule.id);
+  const diag::GlobList list(globs);
+  const std::string known = "the rules are " + llvm::join(names, ", ");
+  for (const std::string& pattern : list.positive_patterns_matching_none(names))
+    throw std::invalid_argument(option + ": '" + pattern + "' matches no rule; " + known);
+  if (must_enable && std::none_of(names.begin(), names.end(),
+                                  [&](const std::string& name) { return list.matches(name); }))
+    throw std::invalid_argument(option + " '" + globs + "' enables no rule, so nothing would be "
+                                "checked; name at least one, e.g. 'carbide-*'");
 }
 
 }  // namespace
@@ -119,9 +140,17 @@ CommandLine parse_command_line(int argc, const char* const* argv) {
 
   pipeline::PipelineOptions& options = result.pipeline;
   options.frontend.extra_args = clang_args;
-  if (values.count("build-dir")) options.frontend.build_dir = values["build-dir"].as<std::string>();
+  if (values.count("build-dir")) {
+    options.frontend.build_dir = values["build-dir"].as<std::string>();
+    if (!llvm::sys::fs::exists(options.frontend.build_dir + "/compile_commands.json"))
+      throw std::invalid_argument("-p " + options.frontend.build_dir +
+                                  ": there is no compile_commands.json in that folder; configure "
+                                  "the build with -DCMAKE_EXPORT_COMPILE_COMMANDS=ON, or leave -p out");
+  }
   options.rules.checks = values["checks"].as<std::string>();
   options.rules.warnings_as_errors = values["warnings-as-errors"].as<std::string>();
+  validate_rule_globs("--checks", options.rules.checks, /*must_enable=*/true);
+  validate_rule_globs("--warnings-as-errors", options.rules.warnings_as_errors, /*must_enable=*/false);
   const std::string color = values["color"].as<std::string>();
   if (color != "auto" && color != "always" && color != "never")
     throw std::invalid_argument("--color takes auto, always or never");
@@ -141,9 +170,14 @@ CommandLine parse_command_line(int argc, const char* const* argv) {
   if (result.command == Command::Translate) {
     if (!values.count("output")) throw std::invalid_argument("translate needs -o OUT_DIR");
     result.out_dir = values["output"].as<std::string>();
+    if (llvm::StringRef(result.out_dir).trim().empty())
+      throw std::invalid_argument("-o needs the folder to write into, e.g. -o gen/");
     if (values.count("jobs")) {
-      result.jobs = values["jobs"].as<unsigned>();
-      if (result.jobs == 0) throw std::invalid_argument("-j takes a number of files, 1 or more");
+      const int jobs = values["jobs"].as<int>();
+      if (jobs < 1 || jobs > 4096)
+        throw std::invalid_argument("-j takes a number of files to translate at once, from 1 to 4096; got " +
+                                    std::to_string(jobs));
+      result.jobs = unsigned(jobs);
     }
     if (result.format != "clang" || !result.export_fixes.empty() || result.report_unsafe)
       throw std::invalid_argument("--format, --export-fixes and --report-unsafe belong to check");

@@ -21,6 +21,19 @@ GlobList::GlobList(std::string globs) {
   }
 }
 
+std::vector<std::string> GlobList::positive_patterns_matching_none(
+    const std::vector<std::string>& names) const {
+  std::vector<std::string> unmatched;
+  for (const Glob& glob : globs_) {
+    auto pattern = llvm::GlobPattern::create(glob.pattern);
+    if (glob.positive && (!pattern || std::none_of(names.begin(), names.end(), [&](const std::string& name) {
+          return pattern->match(name);
+        })))
+      unmatched.push_back(glob.pattern);
+  }
+  return unmatched;
+}
+
 bool GlobList::matches(const std::string& name) const {
   bool result = false;
   for (const Glob& glob : globs_) {

@@ -18,6 +18,8 @@ class GlobList {
  public:
   explicit GlobList(std::string globs = "*");
   bool matches(const std::string& name) const;
+  // The globs that add names (no leading '-') and match none of `names`.
+  std::vector<std::string> positive_patterns_matching_none(const std::vector<std::string>& names) const;
 
  private:
   struct Glob {

@@ -111,7 +111,18 @@ Outcome translate_file(const std::string& path, const std::string& out_dir,
   const nvcc::NvccResult compiled =
       nvcc::compile(options.nvcc, cuda, cu_name, codegen::exact_blocks(program), base);
   report_nvcc_messages(compiled, *analysis, cu_name);
-  if (!finish(*analysis, options, diagnostics) || !compiled.ok) return Outcome::Failed;
+  if (!finish(*analysis, options, diagnostics)) return Outcome::Failed;
+  if (!compiled.ok) {
+    // No finding said so (filtered out by --checks, or nvcc gave no message): the failure
+    // still says why it failed.
+    const bool shown = diag::GlobList(options.rules.checks).matches(kDeviceCompileRule);
+    report_file_error(diagnostics, path,
+                      std::string("nvcc could not compile the device code, so nothing was written") +
+                          (shown ? "; it printed nothing Carbide could place (run nvcc on the "
+                                   "generated .cu by hand to see it)"
+                                 : "; --checks turns carbide-device-compile off, which would say where"));
+    return Outcome::Failed;
+  }
 
   const bool fat = !compiled.fatbin.empty();
   codegen::ModuleImage image;

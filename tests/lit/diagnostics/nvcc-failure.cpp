@@ -3,6 +3,11 @@
 // RUN: rm -rf %t && not %carbide translate %s -o %t 2> %t.err
 // RUN: FileCheck %s < %t.err
 // RUN: not ls %t
+// With carbide-device-compile turned off, the failure still says why nothing was written.
+// RUN: not %carbide translate %s -o %t --checks='*,-carbide-device-compile' 2> %t.quiet
+// RUN: FileCheck --check-prefix=QUIET %s < %t.quiet
+// QUIET: nvcc-failure.cpp: error: nvcc could not compile the device code, so nothing was written; --checks turns carbide-device-compile off, which would say where
+// RUN: not ls %t
 #include <carbide/carbide.hpp>
 
 namespace kernels {
