@@ -105,18 +105,10 @@ std::optional<IndexRange> bounded_by_one_side(const clang::BinaryOperator* op,
   return std::nullopt;
 }
 
-bool is_min_or_max(const clang::CallExpr* call) {
-  const clang::FunctionDecl* callee = call->getDirectCallee();
-  if (callee == nullptr || call->getNumArgs() != 2 || !callee->getIdentifier()) return false;
-  const llvm::StringRef name = callee->getName();
-  const clang::DeclContext* scope = callee->getDeclContext()->getRedeclContext();
-  return (name == "min" || name == "max") && (scope->isStdNamespace() || scope->isTranslationUnit());
-}
-
 // std::min of a bounded value and anything non-negative is bounded by the first.
-std::optional<IndexRange> min_or_max(const clang::CallExpr* call, std::optional<IndexRange> a,
-                                     std::optional<IndexRange> b) {
-  const bool min = call->getDirectCallee()->getName() == "min";
+std::optional<IndexRange> extremum_range(const clang::CallExpr* call, Extremum which,
+                                         std::optional<IndexRange> a, std::optional<IndexRange> b) {
+  const bool min = which == Extremum::Min;
   if (a && b)
     return min ? IndexRange{std::min(a->low, b->low), std::min(a->high, b->high)}
                : IndexRange{std::max(a->low, b->low), std::max(a->high, b->high)};
@@ -302,11 +294,12 @@ std::optional<IndexRange> IndexBounds::unnarrowed(const clang::Expr* expr, const
       return fitted(bounded_by_one_side(binary, left, right), expr->getType(), context);
     return fitted(combine(binary->getOpcode(), *left, *right), expr->getType(), context);
   }
-  if (const auto* call = llvm::dyn_cast<clang::CallExpr>(bare); call && is_min_or_max(call)) {
-    const auto left = range(call->getArg(0), facts, depth + 1);
-    const auto right = range(call->getArg(1), facts, depth + 1);
-    return fitted(min_or_max(call, left, right), expr->getType(), context);
-  }
+  if (const auto* call = llvm::dyn_cast<clang::CallExpr>(bare))
+    if (const auto which = min_or_max(call)) {
+      const auto left = range(call->getArg(0), facts, depth + 1);
+      const auto right = range(call->getArg(1), facts, depth + 1);
+      return fitted(extremum_range(call, *which, left, right), expr->getType(), context);
+    }
   if (const auto* choice = llvm::dyn_cast<clang::ConditionalOperator>(bare)) {
     const auto yes = range(choice->getTrueExpr(), facts, depth + 1);
     const auto no = range(choice->getFalseExpr(), facts, depth + 1);

@@ -316,12 +316,9 @@ class Encoder {
       member->Profile(id, values_.context(), /*Canonical=*/true);
       return block_value("extent." + std::to_string(id.ComputeHash()), width(call->getType()));
     }
-    const clang::DeclContext* scope = callee->getDeclContext()->getRedeclContext();
-    if (call->getNumArgs() != 2 || !callee->getIdentifier() ||
-        !(scope->isStdNamespace() || scope->isTranslationUnit()))
-      return std::nullopt;
-    const bool min = callee->getName() == "min";
-    if (!min && callee->getName() != "max") return std::nullopt;
+    const auto which = min_or_max(call);
+    if (!which) return std::nullopt;
+    const bool min = which == Extremum::Min;
     const clang::QualType type = call->getType().getNonReferenceType();
     auto a = value_as(call->getArg(0), type, side, depth + 1);
     auto b = value_as(call->getArg(1), type, side, depth + 1);

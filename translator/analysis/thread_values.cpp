@@ -85,6 +85,16 @@ bool at_least_32_bits(clang::QualType type) {
 }
 }  // namespace
 
+std::optional<Extremum> min_or_max(const clang::CallExpr* call) {
+  const clang::FunctionDecl* callee = call->getDirectCallee();
+  if (callee == nullptr || call->getNumArgs() != 2 || !callee->getIdentifier()) return std::nullopt;
+  const clang::DeclContext* scope = callee->getDeclContext()->getRedeclContext();
+  if (!scope->isStdNamespace() && !scope->isTranslationUnit()) return std::nullopt;
+  if (callee->getName() == "min") return Extremum::Min;
+  if (callee->getName() == "max") return Extremum::Max;
+  return std::nullopt;
+}
+
 bool is_local_witness(const clang::Expr* expr) {
   return vocabulary::witness_kind(expr->getType()->getAsCXXRecordDecl()) == vocabulary::Witness::Local;
 }

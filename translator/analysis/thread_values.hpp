@@ -111,6 +111,10 @@ class ThreadValues {
 // The name an affine form gives a uniform variable.
 std::string symbol_key(const clang::ValueDecl* variable);
 
+// `std::min(a, b)` or `std::max(a, b)` (or the global ones CUDA code calls): which of the two.
+enum class Extremum { Min, Max };
+std::optional<Extremum> min_or_max(const clang::CallExpr* call);
+
 // The value of an integer constant expression.
 std::optional<std::int64_t> constant_of(const clang::Expr* expr, const clang::ASTContext& context);
 
