@@ -75,6 +75,10 @@ void check_parameter(const RuleContext& context, const model::Kernel& kernel,
   context.reporter.report(std::move(result));
 }
 
+bool is_ascii(llvm::StringRef name) {
+  return llvm::all_of(name, [](char c) { return static_cast<unsigned char>(c) < 0x80; });
+}
+
 }  // namespace
 
 void KernelSignatureRule::check(const RuleContext& context) {
@@ -94,6 +98,14 @@ void KernelSignatureRule::check(const RuleContext& context) {
         report("kernel '" + kernel.name +
                "' is in the global namespace; put it in a named namespace, which becomes its "
                "module");
+      else if (llvm::is_contained(module.namespace_path, ""))
+        report("kernel '" + kernel.name +
+               "' is in an anonymous namespace, which the generated host stubs (another "
+               "translation unit) cannot name; put it in a named namespace");
+      if (!is_ascii(kernel.qualified_name))
+        report("kernel '" + kernel.qualified_name +
+               "' has a name that is not ASCII, which nvcc refuses for a device entry point; "
+               "give the kernel and its namespaces ASCII names");
       if (!decl->getReturnType()->isVoidType())
         report("kernel '" + kernel.qualified_name + "' returns '" +
                decl->getReturnType().getAsString() +

@@ -39,6 +39,20 @@ CARBIDE_LAUNCH_CONTRACT(domain = 1, block = 256)
 void global_kernel(carbide::disjoint_span<float> out) {}
 // CHECK: kernel-signature.cpp:[[@LINE-1]]:6: error: kernel 'global_kernel' is in the global namespace; put it in a named namespace, which becomes its module [carbide-kernel-signature]
 
+namespace {
+CARBIDE_KERNEL
+CARBIDE_LAUNCH_CONTRACT(domain = 1, block = 256)
+void hidden(carbide::disjoint_span<float> out) {}
+// CHECK: kernel-signature.cpp:[[@LINE-1]]:6: error: kernel 'hidden' is in an anonymous namespace, which the generated host stubs (another translation unit) cannot name; put it in a named namespace [carbide-kernel-signature]
+}  // namespace
+
+namespace kernels {
+CARBIDE_KERNEL
+CARBIDE_LAUNCH_CONTRACT(domain = 1, block = 256)
+void fülle(carbide::disjoint_span<float> out) {}
+// CHECK: kernel-signature.cpp:[[@LINE-1]]:6: error: kernel 'kernels::fülle' has a name that is not ASCII, which nvcc refuses for a device entry point; give the kernel and its namespaces ASCII names [carbide-kernel-signature]
+}  // namespace kernels
+
 namespace good {
 
 struct Params {

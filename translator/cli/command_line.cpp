@@ -18,7 +18,8 @@ namespace {
 
 constexpr const char* kUsage =
     "usage: carbide translate FILE|DIR... -o OUT [--cuda-arch sm_90 ...] [--nvcc PATH]\n"
-    "                         [-p BUILD_DIR] [-j N] [--checks GLOBS] [-- CLANG_ARGS]\n"
+    "                         [-p BUILD_DIR] [-j N] [--checks GLOBS] [--file-prefix-map OLD=NEW]\n"
+    "                         [--nvcc-timeout SECONDS] [-- CLANG_ARGS]\n"
     "       carbide check FILE... [-p BUILD_DIR] [--format clang|sarif] [--export-fixes F]\n"
     "                     [--checks GLOBS] [--warnings-as-errors GLOBS] [--report-unsafe]\n"
     "                     [-- CLANG_ARGS]\n"
@@ -52,7 +53,9 @@ po::options_description translate_options() {
       ("output,o", po::value<std::string>(), "directory for the generated files")
       ("jobs,j", po::value<int>(), "files translated at once (default: one per core)")
       ("cuda-arch", po::value<std::vector<std::string>>()->composing(), "target architecture, e.g. sm_90; repeat for a fatbin")
-      ("nvcc", po::value<std::string>()->default_value(""), "the nvcc to run (default: $CUDA_HOME/bin, PATH, /usr/local/cuda/bin)");
+      ("nvcc", po::value<std::string>()->default_value(""), "the nvcc to run (default: $CUDA_HOME/bin, PATH, /usr/local/cuda/bin)")
+      ("nvcc-timeout", po::value<int>(), "seconds each nvcc, ptxas or fatbinary run may take before it is stopped (default 600; 0: no limit)")
+      ("file-prefix-map", po::value<std::vector<std::string>>()->composing(), "OLD=NEW: generated files name paths under OLD as under NEW (repeatable; the last match wins)");
   return options;
 }
 
@@ -179,10 +182,25 @@ CommandLine parse_command_line(int argc, const char* const* argv) {
                                     std::to_string(jobs));
       result.jobs = unsigned(jobs);
     }
+    if (values.count("nvcc-timeout")) {
+      const int seconds = values["nvcc-timeout"].as<int>();
+      if (seconds < 0)
+        throw std::invalid_argument("--nvcc-timeout takes seconds, 0 for no limit; got " + std::to_string(seconds));
+      options.nvcc.timeout_seconds = unsigned(seconds);
+    }
+    if (values.count("file-prefix-map"))
+      for (const std::string& entry : values["file-prefix-map"].as<std::vector<std::string>>()) {
+        auto pair = codegen::FilePrefixMap::parse(entry);
+        if (!pair)
+          throw std::invalid_argument("--file-prefix-map takes OLD=NEW, e.g. --file-prefix-map " +
+                                      std::string("/home/me/project=.; got '") + entry + "'");
+        options.file_prefix_map.add(pair->first, pair->second);
+      }
     if (result.format != "clang" || !result.export_fixes.empty() || result.report_unsafe)
       throw std::invalid_argument("--format, --export-fixes and --report-unsafe belong to check");
-  } else if (values.count("output") || values.count("cuda-arch") || values.count("jobs")) {
-    throw std::invalid_argument("-o, -j and --cuda-arch belong to translate");
+  } else if (values.count("output") || values.count("cuda-arch") || values.count("jobs") ||
+             values.count("nvcc-timeout") || values.count("file-prefix-map")) {
+    throw std::invalid_argument("-o, -j, --cuda-arch, --nvcc-timeout and --file-prefix-map belong to translate");
   }
   return result;
 }

@@ -1,6 +1,7 @@
 #include "codegen/copied_declarations.hpp"
 
 #include "codegen/generated_text.hpp"
+#include "model/model_builder.hpp"
 
 #include <clang/AST/ASTContext.h>
 #include <clang/AST/DeclCXX.h>
@@ -12,12 +13,18 @@
 namespace carbide::codegen {
 namespace {
 
-std::vector<std::string> enclosing_namespaces(const clang::Decl* decl) {
-  std::vector<std::string> path;
-  for (const clang::DeclContext* scope = decl->getDeclContext(); !scope->isTranslationUnit();
-       scope = scope->getParent())
-    if (const auto* ns = llvm::dyn_cast<clang::NamespaceDecl>(scope))
-      path.insert(path.begin(), ns->getNameAsString());  // "" for an anonymous namespace
+struct NamespacePath {
+  std::vector<std::string> names;  // "" for an anonymous namespace
+  std::vector<bool> inline_flags;
+  bool operator==(const NamespacePath&) const = default;
+};
+
+NamespacePath namespace_path(const clang::Decl* decl) {
+  NamespacePath path;
+  for (const clang::NamespaceDecl* ns : model::enclosing_namespaces(decl)) {
+    path.names.push_back(ns->getNameAsString());
+    path.inline_flags.push_back(ns->isInline());
+  }
   return path;
 }
 
@@ -50,13 +57,13 @@ std::string copy_declarations(const std::vector<const clang::Decl*>& decls, cons
                               const std::string& main_path) {
   const clang::SourceManager& sources = rewriter.getSourceMgr();
   std::string out;
-  std::vector<std::string> open;
+  NamespacePath open;
   std::set<clang::SourceLocation> emitted;  // group beginnings
   for (const clang::Decl* decl : decls) {
     if (!emitted.insert(sources.getExpansionLoc(decl->getBeginLoc())).second) continue;
-    const std::vector<std::string> path = enclosing_namespaces(decl);
+    const NamespacePath path = namespace_path(decl);
     if (path != open) {
-      out += "\n" + close_namespaces(open) + open_namespaces(path);
+      out += "\n" + close_namespaces(open.names) + open_namespaces(path.names, path.inline_flags);
       open = path;
     }
     const clang::CharSourceRange range = unit_range(decl, sources, rewriter.getLangOpts());
@@ -67,7 +74,7 @@ std::string copy_declarations(const std::vector<const clang::Decl*>& decls, cons
     out += "#line " + std::to_string(line) + " \"" + file + "\"\n" +
            std::string(column - 1, ' ') + rewriter.getRewrittenText(range) + "\n";
   }
-  out += close_namespaces(open);
+  out += close_namespaces(open.names);
   return out;
 }
 

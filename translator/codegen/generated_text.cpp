@@ -9,9 +9,13 @@ std::string banner(const std::string& source_name, const std::string& what) {
          ": " + what + ".\n// Do not edit: change " + source_name + " and translate again.\n";
 }
 
-std::string open_namespaces(const std::vector<std::string>& path) {
+std::string open_namespaces(const std::vector<std::string>& path,
+                            const std::vector<bool>& inline_flags) {
   std::string text;
-  for (const std::string& name : path) text += name.empty() ? "namespace {\n" : "namespace " + name + " {\n";
+  for (std::size_t i = 0; i < path.size(); ++i) {
+    if (i < inline_flags.size() && inline_flags[i]) text += "inline ";
+    text += path[i].empty() ? "namespace {\n" : "namespace " + path[i] + " {\n";
+  }
   return text;
 }
 

@@ -11,8 +11,10 @@ inline constexpr const char* kCarbideVersion = "0.1.0";
 // The first lines of every generated file.
 std::string banner(const std::string& source_name, const std::string& what);
 
-// `namespace a { namespace b {` and its closing counterpart; "" opens an anonymous namespace.
-std::string open_namespaces(const std::vector<std::string>& path);
+// `namespace a { inline namespace b {` and its closing counterpart; "" opens an anonymous
+// namespace, and the names whose `inline_flags` entry is set open inline namespaces.
+std::string open_namespaces(const std::vector<std::string>& path,
+                            const std::vector<bool>& inline_flags = {});
 std::string close_namespaces(const std::vector<std::string>& path);
 
 std::string join(const std::vector<std::string>& parts, const std::string& separator);

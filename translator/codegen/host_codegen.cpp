@@ -3,6 +3,8 @@
 #include "codegen/copied_declarations.hpp"
 #include "codegen/generated_text.hpp"
 
+#include <llvm/ADT/StringExtras.h>
+#include <llvm/Support/BLAKE3.h>
 #include <llvm/Support/Path.h>
 
 #include <cstdio>
@@ -187,7 +189,7 @@ std::string generate_api_header(const model::Program& program) {
   for (const std::string& declaration : forward) text += declaration + "\n";
 
   for (const model::Module& module : program.modules) {
-    text += "\n" + open_namespaces(module.namespace_path) + "\n";
+    text += "\n" + open_namespaces(module.namespace_path, module.inline_namespaces) + "\n";
     text += "// The kernels of namespace " + module.qualified_name + ", loaded into one context.\n"
             "class Module {\n public:\n";
     for (const model::Kernel& kernel : module.kernels) text += kernel_declarations(kernel);
@@ -201,11 +203,22 @@ std::string generate_api_header(const model::Program& program) {
   return text;
 }
 
+std::string tag_api_header(std::string& header) {
+  const std::string tag = llvm::toHex(
+      llvm::BLAKE3::hash<8>(llvm::arrayRefFromStringRef(header)), /*LowerCase=*/false);
+  header += "\n// Names this header for the stubs translated with it.\n#define CARBIDE_API_" + tag + " 1\n";
+  return tag;
+}
+
 std::string generate_host_stubs(const model::Program& program, const ModuleImage& image,
-                                const std::string& api_header_name, clang::ASTContext& context) {
+                                const std::string& api_header_name, const std::string& api_tag,
+                                clang::ASTContext& context) {
   const std::string source_name = llvm::sys::path::filename(program.source_path).str();
   std::string text = banner(source_name, "host stubs that load and launch its kernels");
   text += "#include \"" + api_header_name + "\"\n";
+  text += "#ifndef CARBIDE_API_" + api_tag + "\n#error \"" + api_header_name +
+          " is not the header translated with these stubs (an interrupted translation?); "
+          "run carbide translate again\"\n#endif\n";
   if (!program.host_type_decls.empty()) {
     // The same tokens as the user's definitions, so the two translation units agree (ODR).
     text += "\n// The records the views hold, as " + source_name +
@@ -218,7 +231,7 @@ std::string generate_host_stubs(const model::Program& program, const ModuleImage
   text += "\nnamespace {\n\n// " + image.description +
           ".\n" + image_array(image.bytes) + "\n}  // namespace\n";
   for (const model::Module& module : program.modules) {
-    text += "\n" + open_namespaces(module.namespace_path) + "namespace {\n";
+    text += "\n" + open_namespaces(module.namespace_path, module.inline_namespaces) + "namespace {\n";
     for (const model::Kernel& kernel : module.kernels)
       if (kernel.has_contract()) text += contract_constant(kernel);
     text += "}  // namespace\n\nModule load(const carbide::Context& context) {\n"

@@ -12,6 +12,11 @@ namespace carbide::codegen {
 // for each kernel that has a contract, unsafe_launch_<k> for each that has none.
 std::string generate_api_header(const model::Program& program);
 
+// Ends `header` (generate_api_header's text) with a macro named after a hash of it, and returns
+// that hash: the stubs generated with it refuse to compile against any other header, so a set
+// of outputs mixed by an interrupted translation fails to build instead of linking stale code.
+std::string tag_api_header(std::string& header);
+
 // What the stubs embed: the module image and how it was made.
 struct ModuleImage {
   std::string bytes;        // PTX text or a fatbin
@@ -19,8 +24,10 @@ struct ModuleImage {
 };
 
 // The host stubs: the module loader with the image embedded, prepare_<k> and the launches, and
-// the definitions of the user records that views hold (read from `context`'s sources).
+// the definitions of the user records that views hold (read from `context`'s sources). `api_tag`
+// is what tag_api_header returned for the header they include.
 std::string generate_host_stubs(const model::Program& program, const ModuleImage& image,
-                                const std::string& api_header_name, clang::ASTContext& context);
+                                const std::string& api_header_name, const std::string& api_tag,
+                                clang::ASTContext& context);
 
 }  // namespace carbide::codegen

@@ -45,7 +45,7 @@ int new_project(const std::string& name, const std::string& carbide_prefix) {
       {name + "/CMakeLists.txt", cmake_lists(base)},
       {name + "/vecadd.cpp", kVecaddTemplate},
       {name + "/README.md", readme(base, carbide_prefix)}};
-  if (std::string error = output::write_all(name, files); !error.empty()) {
+  if (std::string error = output::write_set(name, files); !error.empty()) {
     llvm::errs() << "carbide: error: " << error << "\n";
     return 1;
   }

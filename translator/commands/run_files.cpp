@@ -11,7 +11,9 @@
 #include <algorithm>
 #include <atomic>
 #include <iostream>
+#include <map>
 #include <optional>
+#include <set>
 #include <thread>
 #include <unistd.h>
 
@@ -46,6 +48,14 @@ bool mentions_kernel(const std::string& path) {
   return buffer && (*buffer)->getBuffer().contains("CARBIDE_KERNEL");
 }
 
+// A file found under a directory: a regular file, or a link to one. Links to directories are
+// not followed (as `find` does not), so a link loop cannot make the walk endless.
+bool is_file_entry(const llvm::sys::fs::directory_entry& entry) {
+  const auto type = entry.type();
+  return type == llvm::sys::fs::file_type::regular_file ||
+         (type == llvm::sys::fs::file_type::symlink_file && llvm::sys::fs::is_regular_file(entry.path()));
+}
+
 // Under each directory, every C++ source that holds a kernel, in a stable order; the others
 // count as skipped.
 std::vector<Input> expand_inputs(const std::vector<std::string>& args, Tally& tally) {
@@ -57,10 +67,9 @@ std::vector<Input> expand_inputs(const std::vector<std::string>& args, Tally& ta
     }
     std::error_code error;
     std::vector<std::string> found;
-    for (llvm::sys::fs::recursive_directory_iterator it(arg, error), end; it != end && !error;
-         it.increment(error)) {
-      if (it->type() != llvm::sys::fs::file_type::regular_file || !is_cpp_source(it->path()))
-        continue;
+    for (llvm::sys::fs::recursive_directory_iterator it(arg, error, /*follow_symlinks=*/false), end;
+         it != end && !error; it.increment(error)) {
+      if (!is_file_entry(*it) || !is_cpp_source(it->path())) continue;
       if (mentions_kernel(it->path())) found.push_back(it->path());
       else ++tally.skipped;
     }
@@ -79,6 +88,49 @@ std::string output_dir(const cli::CommandLine& command, const Input& input) {
   llvm::SmallString<256> out(command.out_dir);
   if (!input.out_subdir.empty()) llvm::sys::path::append(out, input.out_subdir);
   return out.str().str();
+}
+
+// Where a translation's files go: its output directory and the stem they share.
+std::string output_base(const cli::CommandLine& command, const Input& input) {
+  llvm::SmallString<256> base(output_dir(command, input));
+  llvm::sys::fs::make_absolute(base);
+  llvm::sys::path::remove_dots(base, /*remove_dot_dot=*/true);
+  llvm::sys::path::append(base, llvm::sys::path::stem(input.path));
+  return base.str().str();
+}
+
+std::string identity(const std::string& path) {
+  llvm::SmallString<256> real;
+  if (llvm::sys::fs::real_path(path, real)) return path;
+  return real.str().str();
+}
+
+// Inputs that would write the same outputs: one file named twice (or through a link) is
+// translated once; two files with one stem (a/k.cpp and b/k.cpp, k.cpp and k.cc) would
+// overwrite each other's outputs, so neither is translated and both are reported.
+std::vector<Input> without_clashes(const cli::CommandLine& command, std::vector<Input> inputs,
+                                   Tally& tally) {
+  std::map<std::string, std::vector<std::size_t>> by_base;  // output base → inputs
+  std::set<std::string> seen;
+  std::vector<Input> unique;
+  for (Input& input : inputs)
+    if (seen.insert(identity(input.path)).second) unique.push_back(std::move(input));
+  for (std::size_t i = 0; i < unique.size(); ++i) by_base[output_base(command, unique[i])].push_back(i);
+  std::vector<Input> kept;
+  for (std::size_t i = 0; i < unique.size(); ++i) {
+    const std::vector<std::size_t>& sharing = by_base[output_base(command, unique[i])];
+    if (sharing.size() == 1) {
+      kept.push_back(unique[i]);
+      continue;
+    }
+    const Input& other = unique[sharing[sharing.front() == i ? 1 : 0]];
+    pipeline::report_file_error(
+        llvm::errs(), unique[i].path,
+        "its outputs " + output_base(command, unique[i]) + ".carbide.* would overwrite those of '" +
+            other.path + "'; translate the two into different -o folders, or rename one");
+    ++tally.failed;
+  }
+  return kept;
 }
 
 // Each worker takes the next file; a file's diagnostics are collected and printed whole when it
@@ -133,11 +185,12 @@ int check_in_turn(const cli::CommandLine& command, const pipeline::PipelineOptio
 
 int run_files(const cli::CommandLine& command, const pipeline::PipelineOptions& options) {
   Tally tally;
-  const std::vector<Input> inputs = expand_inputs(command.inputs, tally);
+  const bool checking = command.command == cli::Command::Check;
+  std::vector<Input> inputs = expand_inputs(command.inputs, tally);
   const bool any_directory = std::any_of(command.inputs.begin(), command.inputs.end(),
                                          [](const std::string& arg) { return llvm::sys::fs::is_directory(arg); });
   const bool many = inputs.size() > 1 || any_directory;
-  const bool checking = command.command == cli::Command::Check;
+  if (!checking) inputs = without_clashes(command, std::move(inputs), tally);
   if (checking) {
     if (int status = check_in_turn(command, options, inputs, tally)) return status;
   } else if (many) {

@@ -38,12 +38,16 @@ class KernelFinder : public clang::RecursiveASTVisitor<KernelFinder> {
 
 std::vector<std::string> namespace_path(const clang::FunctionDecl* function) {
   std::vector<std::string> path;
-  for (const clang::DeclContext* scope = function->getDeclContext(); !scope->isTranslationUnit();
-       scope = scope->getParent()) {
-    if (const auto* ns = llvm::dyn_cast<clang::NamespaceDecl>(scope))
-      path.insert(path.begin(), ns->getNameAsString());
-  }
+  for (const clang::NamespaceDecl* ns : enclosing_namespaces(function))
+    path.push_back(ns->getNameAsString());
   return path;
+}
+
+// The generated API header reopens each namespace; an inline one must be reopened as inline.
+std::vector<bool> inline_namespaces(const clang::FunctionDecl* function) {
+  std::vector<bool> flags;
+  for (const clang::NamespaceDecl* ns : enclosing_namespaces(function)) flags.push_back(ns->isInline());
+  return flags;
 }
 
 std::string join(const std::vector<std::string>& parts, const std::string& separator) {
@@ -149,6 +153,16 @@ Kernel build_kernel(clang::ASTContext& context, const clang::FunctionDecl* funct
 
 }  // namespace
 
+std::vector<const clang::NamespaceDecl*> enclosing_namespaces(const clang::Decl* decl) {
+  std::vector<const clang::NamespaceDecl*> namespaces;
+  for (const clang::DeclContext* scope = decl->getDeclContext(); !scope->isTranslationUnit();
+       scope = scope->getParent()) {
+    if (const auto* ns = llvm::dyn_cast<clang::NamespaceDecl>(scope))
+      namespaces.insert(namespaces.begin(), ns);
+  }
+  return namespaces;
+}
+
 Program build_program(clang::ASTContext& context) {
   const clang::SourceManager& sources = context.getSourceManager();
   Program program;
@@ -167,7 +181,8 @@ Program build_program(clang::ASTContext& context) {
     Kernel kernel = build_kernel(context, function);
     const std::vector<std::string> path = namespace_path(function);
     auto [it, inserted] = module_index.emplace(path, program.modules.size());
-    if (inserted) program.modules.push_back(Module{path, join(path, "::"), {}});
+    if (inserted)
+      program.modules.push_back(Module{path, inline_namespaces(function), join(path, "::"), {}});
     program.modules[it->second].kernels.push_back(std::move(kernel));
   }
   program.device = collect_device_code(context, finder.kernels);

@@ -10,4 +10,7 @@ namespace carbide::model {
 // model, so a malformed kernel is still modelled, with what is wrong recorded in it.
 Program build_program(clang::ASTContext& context);
 
+// The namespaces around `decl`, outermost first.
+std::vector<const clang::NamespaceDecl*> enclosing_namespaces(const clang::Decl* decl);
+
 }  // namespace carbide::model

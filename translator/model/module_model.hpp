@@ -78,7 +78,8 @@ struct Kernel {
 
 // A namespace holding kernels; the generated Module class lives in it.
 struct Module {
-  std::vector<std::string> namespace_path;
+  std::vector<std::string> namespace_path;  // "" for an anonymous namespace
+  std::vector<bool> inline_namespaces;      // which of namespace_path are inline
   std::string qualified_name;
   std::vector<Kernel> kernels;
 };

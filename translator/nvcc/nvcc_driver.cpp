@@ -1,5 +1,7 @@
 #include "nvcc/nvcc_driver.hpp"
 
+#include "support/owned_dirs.hpp"
+
 #include <llvm/ADT/SmallString.h>
 #include <llvm/Support/FileSystem.h>
 #include <llvm/Support/MemoryBuffer.h>
@@ -20,12 +22,15 @@ std::string read_file(const std::string& path) {
   return buffer ? (*buffer)->getBuffer().str() : std::string();
 }
 
-// A scratch directory removed with everything in it when this goes out of scope.
+constexpr const char* kScratchPrefix = "carbide-scratch";
+
+// A scratch directory in $TMPDIR, removed with everything in it when this goes out of scope (and
+// by a later run when this one is killed first).
 class ScratchDir {
  public:
   ScratchDir() {
-    llvm::SmallString<128> dir;
-    if (!llvm::sys::fs::createUniqueDirectory("carbide_scratch", dir)) path_ = dir.str().str();
+    support::remove_abandoned_dirs("", kScratchPrefix);
+    path_ = support::create_owned_dir("", kScratchPrefix);
   }
   ~ScratchDir() {
     if (!path_.empty()) llvm::sys::fs::remove_directories(path_);
@@ -52,14 +57,18 @@ struct RunResult {
 };
 
 RunResult run(const std::string& program, const std::vector<std::string>& args,
-              const std::string& log_path) {
+              const std::string& log_path, unsigned timeout_seconds) {
   std::vector<llvm::StringRef> argv = {program};
   for (const std::string& arg : args) argv.push_back(arg);
   const std::optional<llvm::StringRef> redirects[] = {std::nullopt, llvm::StringRef(log_path),
                                                       llvm::StringRef(log_path)};
   RunResult result;
-  result.exit_code =
-      llvm::sys::ExecuteAndWait(program, argv, std::nullopt, redirects, 0, 0, &result.error);
+  result.exit_code = llvm::sys::ExecuteAndWait(program, argv, std::nullopt, redirects,
+                                               timeout_seconds, 0, &result.error);
+  if (result.exit_code == -2 && timeout_seconds > 0)  // ExecuteAndWait's "timed out", child killed
+    result.error = llvm::sys::path::filename(program).str() + " did not finish within " +
+                   std::to_string(timeout_seconds) +
+                   " s and was stopped; raise the limit with --nvcc-timeout SECONDS (0: none)";
   result.output = read_file(log_path);
   return result;
 }
@@ -89,7 +98,7 @@ std::optional<std::string> find_nvcc(const NvccOptions& options, std::string& wh
 
 std::string nvcc_version(const std::string& nvcc) {
   ScratchDir scratch;
-  const RunResult result = run(nvcc, {"--version"}, scratch.file("version.txt"));
+  const RunResult result = run(nvcc, {"--version"}, scratch.file("version.txt"), 60);
   return release_of(result.output).value_or("unknown");
 }
 
@@ -125,25 +134,9 @@ std::string device_headers(const std::string& include_dir) {
   return text;
 }
 
-namespace {
-
-// The previous image, when the stubs at `base` were built with the same key.
-bool reuse_previous(const std::string& base, bool fat, NvccResult& result) {
-  const std::string stubs = read_file(base + ".carbide.cpp");
-  if (stubs.find("(cache key " + result.cache_key + ")") == std::string::npos) return false;
-  if (!llvm::sys::fs::exists(base + ".ptx") || (fat && !llvm::sys::fs::exists(base + ".fatbin")))
-    return false;
-  result.ptx = read_file(base + ".ptx");
-  if (fat) result.fatbin = read_file(base + ".fatbin");
-  result.ok = result.reused = true;
-  return true;
-}
-
-}  // namespace
-
 NvccResult compile(const NvccOptions& options, const std::string& cuda_source,
                    const std::string& cu_file_name, const ExactBlocks& exact_blocks,
-                   const std::string& previous_base) {
+                   const std::optional<ReusableImage>& previous) {
   NvccResult result;
   std::string why;
   const auto nvcc = find_nvcc(options, why);
@@ -153,7 +146,13 @@ NvccResult compile(const NvccOptions& options, const std::string& cuda_source,
   }
   result.version = nvcc_version(*nvcc);
   result.cache_key = cache_key(options, *nvcc, result.version, cuda_source, exact_blocks);
-  if (reuse_previous(previous_base, options.archs.size() > 1, result)) return result;
+  // The key covers the architectures, so a reusable image already has the fatbin it needs.
+  if (previous && previous->key == result.cache_key) {
+    result.ptx = previous->ptx;
+    result.fatbin = previous->fatbin;
+    result.ok = result.reused = true;
+    return result;
+  }
   ScratchDir scratch;
   if (scratch.path().empty()) {
     result.failure = "cannot create a temporary directory for nvcc";
@@ -166,7 +165,7 @@ NvccResult compile(const NvccOptions& options, const std::string& cuda_source,
   // Runs a CUDA tool; its located messages become findings, anything else a failure.
   auto run_tool = [&](const std::string& program, const std::vector<std::string>& args,
                       const std::string& log) {
-    const RunResult run_result = run(program, args, scratch.file(log));
+    const RunResult run_result = run(program, args, scratch.file(log), options.timeout_seconds);
     auto messages = parse_messages(run_result.output);
     result.messages.insert(result.messages.end(), messages.begin(), messages.end());
     if (run_result.exit_code != 0 && messages.empty())

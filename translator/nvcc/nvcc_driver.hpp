@@ -16,6 +16,14 @@ struct NvccOptions {
   std::string nvcc;  // explicit path; "" to search CUDA_HOME, PATH and /usr/local/cuda
   std::vector<std::string> archs{"sm_90"};
   std::string include_dir;  // Carbide's runtime headers
+  unsigned timeout_seconds = 600;  // per nvcc, ptxas or fatbinary run; 0 waits for ever
+};
+
+// A previous translation's image and the key it was built under.
+struct ReusableImage {
+  std::string key;
+  std::string ptx;
+  std::string fatbin;  // "" when it has none
 };
 
 struct NvccResult {
@@ -23,7 +31,7 @@ struct NvccResult {
   std::string ptx;     // for the first architecture
   std::string fatbin;  // only when several architectures were asked for
   std::string version; // "13.0"
-  std::string cache_key;  // what the image depends on, hashed; the stubs record it
+  std::string cache_key;  // what the image depends on, hashed; the output manifest records it
   bool reused = false;    // the previous translation's image was still right
   std::vector<NvccMessage> messages;
   std::string failure;  // why nvcc could not run or what it said that had no location
@@ -39,10 +47,10 @@ std::string device_headers(const std::string& include_dir);
 
 // PTX for each architecture, with `exact_blocks` required of their entries; with several
 // architectures, a fatbin of their cubins (ptxas) and the newest one's PTX (fatbinary).
-// When the previous translation at `previous_base` (out_dir/stem) was made from the same device
-// code, architectures and nvcc, its image is reused and nvcc does not run.
+// When `previous` was made from the same device code, architectures and nvcc (its key is this
+// compile's), its image is reused and nvcc does not run.
 NvccResult compile(const NvccOptions& options, const std::string& cuda_source,
                    const std::string& cu_file_name, const ExactBlocks& exact_blocks,
-                   const std::string& previous_base);
+                   const std::optional<ReusableImage>& previous);
 
 }  // namespace carbide::nvcc

@@ -1,6 +1,7 @@
 // The front half of the pipeline, shared by `check` and `translate`: parse, model, rules.
 #pragma once
 
+#include "codegen/file_prefix_map.hpp"
 #include "diagnostics/diagnostics_engine.hpp"
 #include "frontend/source_parser.hpp"
 #include "model/module_model.hpp"
@@ -16,6 +17,7 @@ struct PipelineOptions {
   frontend::FrontendOptions frontend;
   diag::EngineOptions rules;
   nvcc::NvccOptions nvcc;
+  codegen::FilePrefixMap file_prefix_map;  // translate: for the paths the outputs name
   bool colors = false;
 };
 

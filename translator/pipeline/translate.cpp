@@ -5,6 +5,7 @@
 #include "codegen/host_codegen.hpp"
 #include "output/atomic_output.hpp"
 #include "output/depfile.hpp"
+#include "output/manifest.hpp"
 #include "rules/rule.hpp"
 
 #include <clang/Basic/FileManager.h>
@@ -23,13 +24,13 @@ clang::SourceLocation first_kernel(const model::Program& program) {
 
 // nvcc names the user's file through #line; its messages become findings at those lines.
 void report_nvcc_messages(const nvcc::NvccResult& result, const Analysis& analysis,
-                          const std::string& cu_name) {
+                          const std::string& cu_name, const codegen::FilePrefixMap& paths) {
   clang::SourceManager& sources = analysis.ast->getSourceManager();
   const clang::SourceLocation fallback = first_kernel(analysis.program);
   for (const nvcc::NvccMessage& message : result.messages) {
     clang::SourceLocation at = fallback;
     std::string text = "nvcc: " + message.text;
-    if (auto file = sources.getFileManager().getOptionalFileRef(message.file);
+    if (auto file = sources.getFileManager().getOptionalFileRef(paths.unmap(message.file));
         file && message.file != cu_name) {
       at = sources.translateFileLineCol(*file, message.line, 1);
       bool invalid = false;
@@ -106,11 +107,13 @@ Outcome translate_file(const std::string& path, const std::string& out_dir,
   const std::string cu_name = stem + ".carbide.cu";
   const std::string header_name = stem + ".carbide.hpp";
 
-  const std::string cuda = codegen::generate_device_source(
-      program, analysis->ast->getASTContext(), cu_name, analysis->proven_subscripts);
+  const codegen::FilePrefixMap& paths = options.file_prefix_map;
+  const std::string cuda = paths.map_line_directives(codegen::generate_device_source(
+      program, analysis->ast->getASTContext(), cu_name, analysis->proven_subscripts));
   const nvcc::NvccResult compiled =
-      nvcc::compile(options.nvcc, cuda, cu_name, codegen::exact_blocks(program), base);
-  report_nvcc_messages(compiled, *analysis, cu_name);
+      nvcc::compile(options.nvcc, cuda, cu_name, codegen::exact_blocks(program),
+                    output::read_previous_image(out.str().str(), stem));
+  report_nvcc_messages(compiled, *analysis, cu_name, paths);
   if (!finish(*analysis, options, diagnostics)) return Outcome::Failed;
   if (!compiled.ok) {
     // No finding said so (filtered out by --checks, or nvcc gave no message): the failure
@@ -129,13 +132,17 @@ Outcome translate_file(const std::string& path, const std::string& out_dir,
   image.bytes = fat ? compiled.fatbin : compiled.ptx;
   image.description = (fat ? "Fatbin for " + codegen::join(options.nvcc.archs, ", ")
                            : "PTX for " + options.nvcc.archs.front()) +
-                      ", from nvcc " + compiled.version + " (cache key " + compiled.cache_key + ")";
+                      ", from nvcc " + compiled.version;
 
+  std::string api_header = codegen::generate_api_header(program);
+  const std::string api_tag = codegen::tag_api_header(api_header);
   std::vector<output::OutputFile> files = {
       {base + ".carbide.cu", cuda},
       {base + ".ptx", compiled.ptx},
-      {base + ".carbide.hpp", codegen::generate_api_header(program)},
-      {base + ".carbide.cpp", codegen::generate_host_stubs(program, image, header_name, analysis->ast->getASTContext())},
+      {base + ".carbide.hpp", api_header},
+      {base + ".carbide.cpp",
+       paths.map_line_directives(codegen::generate_host_stubs(
+           program, image, header_name, api_tag, analysis->ast->getASTContext()))},
   };
   if (fat) files.push_back({base + ".fatbin", compiled.fatbin});
   std::vector<std::string> targets;
@@ -143,7 +150,9 @@ Outcome translate_file(const std::string& path, const std::string& out_dir,
   files.push_back({base + ".carbide.d",
                    output::make_depfile(targets, analysis->ast->getSourceManager(),
                                         {analysis->api_header_path})});
-  if (std::string error = output::write_all(out.str().str(), files); !error.empty()) {
+  const output::OutputFile manifest =
+      output::make_manifest(out.str().str(), stem, compiled.cache_key, files);
+  if (std::string error = output::write_set(out.str().str(), files, manifest); !error.empty()) {
     report_file_error(diagnostics, path, error);
     return Outcome::Failed;
   }

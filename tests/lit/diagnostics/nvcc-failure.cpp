@@ -8,6 +8,9 @@
 // RUN: FileCheck --check-prefix=QUIET %s < %t.quiet
 // QUIET: nvcc-failure.cpp: error: nvcc could not compile the device code, so nothing was written; --checks turns carbide-device-compile off, which would say where
 // RUN: not ls %t
+// Under --file-prefix-map nvcc names the mapped path; the finding is still at the user's file.
+// RUN: not %carbide translate %s -o %t --file-prefix-map %S=mapped 2> %t.mapped
+// RUN: FileCheck %s < %t.mapped
 #include <carbide/carbide.hpp>
 
 namespace kernels {
