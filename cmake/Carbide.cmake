@@ -1,4 +1,5 @@
-# carbide_add_kernels(<target> SOURCES <file>... [CUDA_ARCHS 90 ...] [OUTPUT_DIR <dir>])
+# carbide_add_kernels(<target> SOURCES <file>... [CUDA_ARCHS 90 ...] [OUTPUT_DIR <dir>]
+#                     [FILE_PREFIX_MAP OLD=NEW ...])
 #
 # Translates each source before <target> builds, with the target's include directories, compile
 # definitions and C++ standard (re-running only when the source or a header it read changes,
@@ -9,16 +10,22 @@
 # Without the translator (CARBIDE_BUILD_TRANSLATOR=OFF, e.g. on a GPU machine without LLVM), the
 # files are taken from CARBIDE_PREGENERATED_DIR/<stem>/, as `carbide translate` wrote them.
 function(carbide_add_kernels target)
-  cmake_parse_arguments(ARG "" "OUTPUT_DIR" "SOURCES;CUDA_ARCHS" ${ARGN})
+  cmake_parse_arguments(ARG "" "OUTPUT_DIR" "SOURCES;CUDA_ARCHS;FILE_PREFIX_MAP" ${ARGN})
   if(NOT ARG_SOURCES)
     message(FATAL_ERROR "carbide_add_kernels(${target}): SOURCES is required")
   endif()
   if(NOT ARG_CUDA_ARCHS)
     set(ARG_CUDA_ARCHS 90)
   endif()
-  set(arch_flags)
+  set(translate_flags)
   foreach(arch IN LISTS ARG_CUDA_ARCHS)
-    list(APPEND arch_flags --cuda-arch sm_${arch})
+    list(APPEND translate_flags --cuda-arch sm_${arch})
+  endforeach()
+  if(NOT ARG_FILE_PREFIX_MAP)
+    set(ARG_FILE_PREFIX_MAP "${CMAKE_SOURCE_DIR}=.")
+  endif()
+  foreach(entry IN LISTS ARG_FILE_PREFIX_MAP)
+    list(APPEND translate_flags --file-prefix-map "${entry}")
   endforeach()
   # The translation sees the flags the host compile of the target sees.
   set(includes "$<TARGET_PROPERTY:${target},INCLUDE_DIRECTORIES>")
@@ -42,7 +49,7 @@ function(carbide_add_kernels target)
                   "${out}/${stem}.carbide.cpp")
       add_custom_command(
         OUTPUT ${outputs}
-        COMMAND Carbide::carbide translate "${source_path}" -o "${out}" ${arch_flags} -- ${clang_flags}
+        COMMAND Carbide::carbide translate "${source_path}" -o "${out}" ${translate_flags} -- ${clang_flags}
         DEPENDS "${source_path}" Carbide::carbide
         DEPFILE "${out}/${stem}.carbide.d"
         COMMENT "Carbide: translating ${source}"

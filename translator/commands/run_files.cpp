@@ -3,6 +3,7 @@
 #include "commands/progress_line.hpp"
 #include "pipeline/translate.hpp"
 
+#include <llvm/Support/CrashRecoveryContext.h>
 #include <llvm/Support/FileSystem.h>
 #include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/Path.h>
@@ -37,6 +38,21 @@ struct Tally {
     failed += outcome == Outcome::Failed;
   }
 };
+
+// A crash on one file (a Carbide bug) fails that file and no other: the rest of a directory run,
+// its summary and its SARIF log still come out.
+Outcome guarded(const std::string& path, llvm::raw_ostream& diagnostics,
+                llvm::function_ref<Outcome()> work) {
+  Outcome outcome = Outcome::Failed;
+  llvm::CrashRecoveryContext recovery;
+  if (recovery.RunSafely([&] { outcome = work(); })) return outcome;
+  const int signal = recovery.RetCode > 128 ? recovery.RetCode - 128 : recovery.RetCode;
+  pipeline::report_file_error(diagnostics, path,
+                              "internal error: Carbide crashed on this file (signal " +
+                                  std::to_string(signal) +
+                                  "); nothing was written for it. Please report it with the file");
+  return Outcome::Failed;
+}
 
 bool is_cpp_source(llvm::StringRef path) {
   const llvm::StringRef ext = llvm::sys::path::extension(path);
@@ -145,8 +161,9 @@ void translate_in_parallel(const cli::CommandLine& command, const pipeline::Pipe
       std::string text;
       llvm::raw_string_ostream diagnostics(text);
       diagnostics.enable_colors(options.colors);
-      const Outcome outcome =
-          pipeline::translate_file(inputs[i].path, output_dir(command, inputs[i]), options, diagnostics);
+      const Outcome outcome = guarded(inputs[i].path, diagnostics, [&] {
+        return pipeline::translate_file(inputs[i].path, output_dir(command, inputs[i]), options, diagnostics);
+      });
       diagnostics.flush();
       tally.count(outcome);
       progress.finished(inputs[i].path, outcome, text);
@@ -167,7 +184,9 @@ int check_in_turn(const cli::CommandLine& command, const pipeline::PipelineOptio
   if (!command.export_fixes.empty()) fixes.emplace();
   const pipeline::CheckOutputs outputs{sarif ? &*sarif : nullptr, fixes ? &*fixes : nullptr,
                                        command.report_unsafe};
-  for (const Input& input : inputs) tally.count(pipeline::check_file(input.path, options, outputs));
+  for (const Input& input : inputs)
+    tally.count(guarded(input.path, llvm::errs(),
+                        [&] { return pipeline::check_file(input.path, options, outputs); }));
   if (sarif) std::cout << sarif->str();
   if (fixes) {
     std::error_code error;
@@ -184,6 +203,7 @@ int check_in_turn(const cli::CommandLine& command, const pipeline::PipelineOptio
 }  // namespace
 
 int run_files(const cli::CommandLine& command, const pipeline::PipelineOptions& options) {
+  llvm::CrashRecoveryContext::Enable();
   Tally tally;
   const bool checking = command.command == cli::Command::Check;
   std::vector<Input> inputs = expand_inputs(command.inputs, tally);
@@ -198,7 +218,9 @@ int run_files(const cli::CommandLine& command, const pipeline::PipelineOptions& 
     translate_in_parallel(command, options, inputs, jobs, tally);
   } else {
     for (const Input& input : inputs)
-      tally.count(pipeline::translate_file(input.path, output_dir(command, input), options, llvm::errs()));
+      tally.count(guarded(input.path, llvm::errs(), [&] {
+        return pipeline::translate_file(input.path, output_dir(command, input), options, llvm::errs());
+      }));
   }
   if (many)
     llvm::errs() << "carbide: " << tally.translated << (checking ? " checked, " : " translated, ")
