@@ -46,8 +46,10 @@ void validate_device_limits(const std::string& kernel, const LaunchConfig& confi
            "at most " + std::to_string(footprint.max_threads_per_block) +
                " threads (the compiled kernel's limit)",
            std::to_string(threads) + " threads " + extent_text(config.block));
-  const std::uint64_t shared = footprint.static_shared_bytes + config.dynamic_shared_bytes;
-  if (shared > device.max_shared_per_block_optin)
+  // Compared without adding: a dynamic size near 2^64 would wrap the sum below the limit.
+  const std::uint64_t limit = device.max_shared_per_block_optin;
+  if (footprint.static_shared_bytes > limit ||
+      config.dynamic_shared_bytes > limit - footprint.static_shared_bytes)
     reject(kernel, "dynamic_shared",
            "static + dynamic <= " + std::to_string(device.max_shared_per_block_optin) +
                " bytes on " + device.name,

@@ -89,6 +89,20 @@ TEST(LaunchValidation, SharedMemoryBeyondTheDeviceIsRejected) {
             "dynamic_shared");
 }
 
+TEST(LaunchValidation, SharedMemorySizesThatWrapAreRejected) {
+  // 2^64 - 1024 + 2048 static would wrap to 1024 if the check added the two.
+  const std::uint64_t huge = ~std::uint64_t(0) - 1023;
+  LaunchContract contract = vecadd_contract();
+  contract.dynamic_shared_bytes = huge;
+  KernelFootprint footprint;
+  footprint.static_shared_bytes = 2048;
+  EXPECT_EQ(rejected_field(contract, LaunchConfig1D(4, 256, huge), h200(), footprint),
+            "dynamic_shared");
+  // The launch of a kernel without a contract checks the device's limits alone.
+  EXPECT_THROW(validate_device_limits("k", LaunchConfig1D(4, 256, huge), h200(), footprint),
+               LaunchContractError);
+}
+
 TEST(LaunchValidation, MinimumComputeCapability) {
   LaunchContract contract = vecadd_contract();
   contract.min_compute = 80;

@@ -117,13 +117,16 @@ std::string contract_constant(const model::Kernel& kernel) {
 }
 
 std::string argument_setup(const model::Kernel& kernel) {
-  std::string text, buffers, pointers;
+  std::string text, buffers, devices = "       {\"stream\", stream.context().ordinal()}", pointers;
   for (const model::Parameter& param : kernel.params) {
     if (!model::is_view(param.kind)) continue;
     buffers += std::string(buffers.empty() ? "" : ",\n") + "       {" + c_string(param.name) +
                ", " + param.name + ".device_ptr(), " + param.name + ".bytes(), " +
                (model::is_exclusive(param.kind) ? "true" : "false") + "}";
+    devices += ",\n       {" + c_string(param.name) + ", " + param.name + ".context().ordinal()}";
   }
+  text += "  carbide::detail::check_same_device(\n      " + c_string(kernel.qualified_name) +
+          ", loaded_.context().ordinal(),\n      {\n" + devices + "});\n";
   if (!exclusive_names(kernel).empty())
     text += "  carbide::detail::check_no_aliasing(\n      " + c_string(kernel.qualified_name) +
             ",\n      {\n" + buffers + "});\n";

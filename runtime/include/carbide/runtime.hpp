@@ -58,6 +58,8 @@ class Stream {
 };
 
 namespace detail {
+// count × element_bytes, or an Error naming `what` when the product does not fit in 64 bits.
+std::size_t checked_bytes(const char* what, std::size_t count, std::size_t element_bytes);
 DevicePtr allocate(const Context& context, std::size_t bytes);
 void release(const Context& context, DevicePtr ptr) noexcept;
 void copy_to_device(const Stream& stream, DevicePtr dst, const void* src, std::size_t bytes);
@@ -109,8 +111,9 @@ class DeviceBuffer {
   ~DeviceBuffer() { reset(); }
 
   std::size_t size() const { return size_; }
-  std::size_t bytes() const { return size_ * sizeof(T); }
+  std::size_t bytes() const { return size_ * sizeof(T); }  // checked when allocated
   detail::DevicePtr device_ptr() const { return ptr_; }
+  const Context& context() const { return context_; }
 
   void copy_from_host(const Stream& stream, const std::vector<T>& host) {
     if (host.size() != size_)
@@ -126,7 +129,8 @@ class DeviceBuffer {
 
  private:
   DeviceBuffer(Context context, std::size_t size)
-      : context_(std::move(context)), ptr_(detail::allocate(context_, size * sizeof(T))),
+      : context_(std::move(context)),
+        ptr_(detail::allocate(context_, detail::checked_bytes("DeviceBuffer", size, sizeof(T)))),
         size_(size) {}
   void reset() noexcept {
     if (ptr_ != 0) detail::release(context_, ptr_);
@@ -144,14 +148,14 @@ template <class T>
 class DeviceBuffer2D {
  public:
   static DeviceBuffer2D uninitialized(const Stream& stream, std::size_t rows, std::size_t cols) {
-    return DeviceBuffer2D(DeviceBuffer<T>::uninitialized(stream, rows * cols), rows, cols);
+    return DeviceBuffer2D(DeviceBuffer<T>::uninitialized(stream, elements(rows, cols)), rows, cols);
   }
   static DeviceBuffer2D zeroed(const Stream& stream, std::size_t rows, std::size_t cols) {
-    return DeviceBuffer2D(DeviceBuffer<T>::zeroed(stream, rows * cols), rows, cols);
+    return DeviceBuffer2D(DeviceBuffer<T>::zeroed(stream, elements(rows, cols)), rows, cols);
   }
   static DeviceBuffer2D from_host(const Stream& stream, const std::vector<T>& row_major,
                                   std::size_t rows, std::size_t cols) {
-    if (row_major.size() != rows * cols)
+    if (row_major.size() != elements(rows, cols))
       throw Error("DeviceBuffer2D::from_host: " + std::to_string(row_major.size()) +
                   " values for a " + std::to_string(rows) + " x " + std::to_string(cols) +
                   " matrix");
@@ -162,9 +166,13 @@ class DeviceBuffer2D {
   std::size_t pitch() const { return cols_; }
   std::size_t bytes() const { return storage_.bytes(); }
   detail::DevicePtr device_ptr() const { return storage_.device_ptr(); }
+  const Context& context() const { return storage_.context(); }
   std::vector<T> to_host_vec(const Stream& stream) const { return storage_.to_host_vec(stream); }
 
  private:
+  static std::size_t elements(std::size_t rows, std::size_t cols) {
+    return detail::checked_bytes("DeviceBuffer2D", rows, cols);
+  }
   DeviceBuffer2D(DeviceBuffer<T> storage, std::size_t rows, std::size_t cols)
       : storage_(std::move(storage)), rows_(rows), cols_(cols) {}
   DeviceBuffer<T> storage_;
@@ -226,6 +234,17 @@ struct BufferArgument {
 
 // Throws AliasingError when an exclusive buffer overlaps any other buffer of the launch.
 void check_no_aliasing(const char* kernel, std::initializer_list<BufferArgument> buffers);
+
+// The device a launch argument lives on (a buffer's, or the stream's).
+struct ArgumentDevice {
+  const char* name;
+  int ordinal;
+};
+
+// Throws when the stream or a buffer of a launch belongs to another device than the module
+// the kernel was loaded from: the driver would fault on the pointer, or run on the wrong GPU.
+void check_same_device(const char* kernel, int module_ordinal,
+                       std::initializer_list<ArgumentDevice> arguments);
 
 // Throws when a Prepared value was made by another module (or context) than the one launching.
 void check_prepared_for(const char* kernel, const void* prepared_identity,

@@ -1,4 +1,4 @@
-// The runtime aliasing check compares address ranges; it needs no GPU.
+// The checks a launch makes on its arguments (aliasing ranges, devices, sizes); they need no GPU.
 #include <carbide/runtime.hpp>
 
 #include <gtest/gtest.h>
@@ -42,6 +42,32 @@ TEST(RuntimeAliasing, TwoExclusiveViewsOfOneBufferAreRejected) {
 
 TEST(RuntimeAliasing, EmptyBuffersNeverOverlap) {
   EXPECT_NO_THROW(check_no_aliasing("k", {{"x", 0, 0, true}, {"y", 0, 0, false}}));
+}
+
+}  // namespace
+}  // namespace carbide::detail
+
+namespace carbide::detail {
+namespace {
+
+TEST(LaunchArguments, ArgumentsOnAnotherDeviceAreRejected) {
+  EXPECT_NO_THROW(check_same_device("k", 0, {{"stream", 0}, {"a", 0}}));
+  try {
+    check_same_device("kernels::vecadd", 0, {{"stream", 0}, {"a", 0}, {"c", 1}});
+    FAIL() << "a buffer of device 1 was accepted for a module on device 0";
+  } catch (const Error& error) {
+    EXPECT_STREQ(error.what(),
+                 "launch of kernels::vecadd rejected: 'c' belongs to device 1, the module was "
+                 "loaded on device 0; allocate it (or create the stream) from the module's context");
+  }
+  EXPECT_THROW(check_same_device("k", 1, {{"stream", 0}}), Error);
+}
+
+TEST(LaunchArguments, BufferSizesThatOverflowAreRejected) {
+  EXPECT_EQ(checked_bytes("DeviceBuffer", 1000, 4), 4000u);
+  EXPECT_EQ(checked_bytes("DeviceBuffer", 0, 4), 0u);
+  EXPECT_THROW(checked_bytes("DeviceBuffer", std::size_t(1) << 62, 8), Error);
+  EXPECT_THROW(checked_bytes("DeviceBuffer2D", std::size_t(1) << 33, std::size_t(1) << 33), Error);
 }
 
 }  // namespace

@@ -1,0 +1,44 @@
+// The checks a generated launch makes on its arguments before the driver sees them: aliasing
+// between an exclusive buffer and the others, the device each lives on, and buffer sizes.
+#include <carbide/runtime.hpp>
+
+namespace carbide::detail {
+
+namespace {
+bool overlaps(const BufferArgument& a, const BufferArgument& b) {
+  if (a.bytes == 0 || b.bytes == 0) return false;
+  return a.ptr < b.ptr + b.bytes && b.ptr < a.ptr + a.bytes;
+}
+}  // namespace
+
+void check_no_aliasing(const char* kernel, std::initializer_list<BufferArgument> buffers) {
+  for (auto first = buffers.begin(); first != buffers.end(); ++first) {
+    for (auto second = first + 1; second != buffers.end(); ++second) {
+      if (!first->exclusive && !second->exclusive) continue;
+      if (!overlaps(*first, *second)) continue;
+      const BufferArgument& exclusive = first->exclusive ? *first : *second;
+      const BufferArgument& other = first->exclusive ? *second : *first;
+      throw AliasingError(kernel, exclusive.name, other.name);
+    }
+  }
+}
+
+std::size_t checked_bytes(const char* what, std::size_t count, std::size_t element_bytes) {
+  std::size_t bytes = 0;
+  if (__builtin_mul_overflow(count, element_bytes, &bytes))
+    throw Error(std::string(what) + " of " + std::to_string(count) + " x " +
+                std::to_string(element_bytes) + " bytes: the size does not fit in 64 bits");
+  return bytes;
+}
+
+void check_same_device(const char* kernel, int module_ordinal,
+                       std::initializer_list<ArgumentDevice> arguments) {
+  for (const ArgumentDevice& argument : arguments)
+    if (argument.ordinal != module_ordinal)
+      throw Error(std::string("launch of ") + kernel + " rejected: '" + argument.name +
+                  "' belongs to device " + std::to_string(argument.ordinal) +
+                  ", the module was loaded on device " + std::to_string(module_ordinal) +
+                  "; allocate it (or create the stream) from the module's context");
+}
+
+}  // namespace carbide::detail
