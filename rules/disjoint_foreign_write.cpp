@@ -2,9 +2,11 @@
 
 #include "device_walk.hpp"
 
+#include "analysis/launch_invariants.hpp"
 #include "analysis/view_claims.hpp"
 
 #include <clang/AST/ExprCXX.h>
+#include <clang/AST/RecursiveASTVisitor.h>
 
 namespace carbide::rules {
 namespace {
@@ -83,11 +85,51 @@ void report_mixed_forms(const RuleContext& context, std::string_view rule) {
     }
 }
 
+bool is_kernel(const RuleContext& context, const clang::FunctionDecl* function) {
+  for (const model::Module& module : context.program.modules)
+    for (const model::Kernel& kernel : module.kernels)
+      if (kernel.decl->getCanonicalDecl() == function->getCanonicalDecl()) return true;
+  return false;
+}
+
+// Pairs at one stride never share an element; pairs at two strides can. So a butterfly's
+// stride must be one value for every thread and for the whole kernel (there is no grid-wide
+// barrier between a loop's iterations).
+void report_variant_strides(const RuleContext& context, std::string_view rule) {
+  for (const clang::FunctionDecl* function : context.device.definitions()) {
+    const analysis::LaunchInvariants invariants(context.ast, function, is_kernel(context, function));
+    struct Walker : clang::RecursiveASTVisitor<Walker> {
+      std::vector<const clang::CXXMemberCallExpr*> pairs;
+      bool VisitCXXMemberCallExpr(clang::CXXMemberCallExpr* call) {
+        const clang::CXXMethodDecl* method = call->getMethodDecl();
+        if (method && method->getName() == "get_mut_pair" && call->getNumArgs() == 2 &&
+            analysis::is_disjoint_view(method->getParent()))
+          pairs.push_back(call);
+        return true;
+      }
+    } walker;
+    walker.TraverseStmt(const_cast<clang::Stmt*>(function->getBody()));
+    for (const clang::CXXMemberCallExpr* pair : walker.pairs) {
+      const clang::Expr* stride = pair->getArg(1);
+      if (invariants.invariant(stride)) continue;
+      context.reporter.report(finding(
+          rule, diag::Severity::Error, stride->getBeginLoc(),
+          "the stride '" + source_text(context.ast, stride) + "' of '" +
+              source_text(context.ast, pair) +
+              "' may differ between threads or change while the kernel runs, and pairs at two "
+              "strides can share an element; pass a kernel parameter, a constant, or a local "
+              "computed only from those (one launch per stride)",
+          stride->getSourceRange()));
+    }
+  }
+}
+
 }  // namespace
 
 void DisjointForeignWriteRule::check(const RuleContext& context) {
   Finder(context, name()).run();
   report_mixed_forms(context, name());
+  report_variant_strides(context, name());
 }
 
 }  // namespace carbide::rules

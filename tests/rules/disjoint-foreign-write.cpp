@@ -70,6 +70,71 @@ void mixed_through_helper(carbide::span<const float> in, carbide::disjoint_span<
   // CHECK: disjoint-foreign-write.cpp:[[@LINE-11]]:19: note: the claim in the helper
 }
 
+// Butterfly pairs: the stride must be one value for every thread and the whole kernel.
+CARBIDE_KERNEL
+CARBIDE_LAUNCH_CONTRACT(domain = 1, block = 256)
+void pairs_over_strides(carbide::disjoint_span<float> data, unsigned n) {
+  auto idx = carbide::thread::index_1d();
+  // With no grid-wide barrier, the next iteration's pairs overlap other threads' pairs of this one.
+  for (unsigned stride = 1; stride < n; stride *= 2)
+    if (auto p = data.get_mut_pair(idx, stride)) p.first() += p.second();
+  // CHECK: disjoint-foreign-write.cpp:[[@LINE-1]]:41: error: the stride 'stride' of 'data.get_mut_pair(idx, stride)' may differ between threads or change while the kernel runs, and pairs at two strides can share an element; pass a kernel parameter, a constant, or a local computed only from those (one launch per stride) [carbide-disjoint-foreign-write]
+}
+
+CARBIDE_KERNEL
+CARBIDE_LAUNCH_CONTRACT(domain = 1, block = 256)
+void pair_stride_per_thread(carbide::disjoint_span<float> data) {
+  auto idx = carbide::thread::index_1d();
+  const std::size_t stride = std::size_t(1) << (idx.get() % 4);
+  if (auto p = data.get_mut_pair(idx, stride)) p.first() = 0.f;
+  // CHECK: disjoint-foreign-write.cpp:[[@LINE-1]]:39: error: the stride 'stride' of 'data.get_mut_pair(idx, stride)' may differ between threads{{.*}} [carbide-disjoint-foreign-write]
+}
+
+CARBIDE_KERNEL
+CARBIDE_LAUNCH_CONTRACT(domain = 1, block = 256)
+void two_pair_strides(carbide::disjoint_span<float> data, unsigned s) {
+  auto idx = carbide::thread::index_1d();
+  if (auto p = data.get_mut_pair(idx, s)) p.first() = 0.f;
+  if (auto q = data.get_mut_pair(idx, 2 * s)) q.first() = 0.f;
+  // CHECK: disjoint-foreign-write.cpp:[[@LINE-1]]:16: error: 'data.get_mut_pair(idx, 2 * s)' claims 'data' as 'get_mut_pair(stride 2 * s)' after 'data.get_mut_pair(idx, s)' claimed it as 'get_mut_pair(stride s)'; the two forms give some elements to two threads. Claim every piece of 'data' the same way [carbide-disjoint-foreign-write]
+  // CHECK: disjoint-foreign-write.cpp:[[@LINE-3]]:16: note: the other form
+}
+
+// Good: a bitonic merge step, in place, at the launch's stride; a constant stride; a local
+// computed from the parameters.
+CARBIDE_KERNEL
+CARBIDE_LAUNCH_CONTRACT(domain = 1, block = 256)
+void bitonic_merge_step(carbide::disjoint_span<unsigned> keys, unsigned size, unsigned stride) {
+  auto idx = carbide::thread::index_1d();
+  if (auto pair = keys.get_mut_pair(idx, stride)) {
+    const bool ascending = (pair.first_index() & size) == 0;
+    const unsigned a = pair.first(), b = pair.second();
+    if ((a > b) == ascending) {
+      pair.first() = b;
+      pair.second() = a;
+    }
+  }
+}
+
+CARBIDE_KERNEL
+CARBIDE_LAUNCH_CONTRACT(domain = 1, block = 256)
+void walsh_pairs(carbide::disjoint_span<float> data, unsigned log_stride) {
+  auto idx = carbide::thread::index_1d();
+  const unsigned stride = 1u << log_stride;
+  if (auto p = data.get_mut_pair(idx, stride)) {
+    const float a = p.first(), b = p.second();
+    p.first() = a + b;
+    p.second() = a - b;
+  }
+}
+
+CARBIDE_KERNEL
+CARBIDE_LAUNCH_CONTRACT(domain = 1, block = 256)
+void constant_pairs(carbide::disjoint_span<float> data) {
+  auto idx = carbide::thread::index_1d();
+  if (auto p = data.get_mut_pair(idx, data.size() / 2)) p.second() = p.first();
+}
+
 // Good: the element itself, also as p[0], and arithmetic on the value, not the pointer.
 CARBIDE_KERNEL
 CARBIDE_LAUNCH_CONTRACT(domain = 1, block = 256)

@@ -16,12 +16,18 @@ const clang::ValueDecl* named_view(const clang::Expr* expr) {
   return ref ? ref->getDecl() : nullptr;
 }
 
-// `get_mut_chunk<4>`: the method and its template arguments, which fix the partition.
-std::string form_of(const clang::CXXMethodDecl* method, const clang::ASTContext& ast) {
+// `get_mut_chunk<4>`: the method and its template arguments, which fix the partition; for a
+// butterfly pair, its stride too (pairs at two strides overlap).
+std::string form_of(const clang::CXXMemberCallExpr* call, const clang::ASTContext& ast) {
+  const clang::CXXMethodDecl* method = call->getMethodDecl();
   std::string form = method->getNameAsString();
-  if (const clang::TemplateArgumentList* arguments = method->getTemplateSpecializationArgs()) {
-    llvm::raw_string_ostream out(form);
+  llvm::raw_string_ostream out(form);
+  if (const clang::TemplateArgumentList* arguments = method->getTemplateSpecializationArgs())
     clang::printTemplateArgumentList(out, arguments->asArray(), ast.getPrintingPolicy());
+  if (method->getName() == "get_mut_pair" && call->getNumArgs() == 2) {
+    out << "(stride ";
+    call->getArg(1)->IgnoreParenImpCasts()->printPretty(out, nullptr, ast.getPrintingPolicy());
+    out << ")";
   }
   return form;
 }
@@ -40,7 +46,7 @@ const ViewClaims& ViewClaimFinder::claims_of(const clang::FunctionDecl* function
         const clang::CXXMethodDecl* method = member->getMethodDecl();
         if (method && method->getName().starts_with("get_mut") && is_disjoint_view(method->getParent()))
           if (const clang::ValueDecl* view = named_view(member->getImplicitObjectArgument()))
-            found[view].push_back({member, form_of(method, finder->ast_), member});
+            found[view].push_back({member, form_of(member, finder->ast_), member});
         return true;
       }
       const clang::FunctionDecl* callee = call->getDirectCallee();

@@ -370,6 +370,33 @@ class chunk_mut {
   int count_;
 };
 
+// The two elements of an exclusive output one thread owns in a butterfly step (a bitonic merge,
+// an FFT or Walsh-Hadamard stage, a scan's sweep): with stride s, a power of two that every
+// thread of the launch passes alike, the thread whose witness is i owns
+// pos = 2·i − (i & (s − 1)) and pos + s. Those are i's place among the lower halves of the
+// blocks of 2·s elements and its partner s above it, so no two threads share an element. The
+// pair is empty (false) when pos + s lies past the view's end. It hands out references to its
+// two elements only, never a pointer, so a comparator reads and writes them in place.
+template <class T>
+class pair_mut {
+ public:
+  pair_mut(const pair_mut&) = delete;
+  pair_mut& operator=(const pair_mut&) = delete;
+  CARBIDE_DEVICE explicit operator bool() const { return data_ != nullptr; }
+  CARBIDE_DEVICE T& first() const { return data_[first_]; }
+  CARBIDE_DEVICE T& second() const { return data_[first_ + stride_]; }
+  // Where the two elements are in the view: pos and pos + s.
+  CARBIDE_DEVICE std::size_t first_index() const { return first_; }
+  CARBIDE_DEVICE std::size_t second_index() const { return first_ + stride_; }
+
+ private:
+  friend struct detail::witness_factory;
+  CARBIDE_DEVICE pair_mut(T* data, std::size_t first, std::size_t stride)
+      : data_(data), first_(first), stride_(stride) {}
+  T* data_;  // null for an empty pair
+  std::size_t first_, stride_;
+};
+
 // The Rows × Cols block of a 2-D exclusive output that belongs to one thread: rows
 // [Rows·r, Rows·r + Rows) and columns [Cols·c, Cols·c + Cols) for the thread at (r, c), cut at
 // the matrix's edges. Register-tiled kernels (SGEMM) write their results through it; it hands
@@ -432,6 +459,13 @@ class strided_chunks_mut {
   CARBIDE_DEVICE std::size_t piece(int j) const { return first_ + std::size_t(j) * stride_; }
   // How many of piece j's elements lie inside the view: K, fewer for a partial last piece, 0 past the end.
   CARBIDE_DEVICE int count(int j) const { return detail::count_within(piece(j) * K, size_, K); }
+  // Loads piece j, for an update in place; elements past the view's end read as T{}.
+  CARBIDE_DEVICE vec<T, K> load(int j) const {
+#if defined(__CUDACC__) && defined(CARBIDE_CHECKED)
+    if (j < 0 || j >= N) detail::fail_check();
+#endif
+    return detail::load_first<T, K>(data_ + piece(j) * K, count(j));
+  }
   // Stores piece j; elements past the view's end are not stored.
   CARBIDE_DEVICE void store(int j, const vec<T, K>& values) const {
 #if defined(__CUDACC__) && defined(CARBIDE_CHECKED)
@@ -463,6 +497,13 @@ class strided_tile_mut {
   // The matrix row of the tile's row i, and the matrix column of its column j.
   CARBIDE_DEVICE std::size_t row(int i) const { return first_row_ + std::size_t(i) * row_stride_; }
   CARBIDE_DEVICE std::size_t col(int j) const { return first_col_ + std::size_t(j) * col_stride_; }
+  // Loads element (i, j) of the tile, for an update in place; T{} past the matrix's edge.
+  CARBIDE_DEVICE T load(int i, int j) const {
+#if defined(__CUDACC__) && defined(CARBIDE_CHECKED)
+    if (i < 0 || i >= Rows || j < 0 || j >= Cols) detail::fail_check();
+#endif
+    return i < rows_inside_ && j < cols_inside_ ? data_[row(i) * pitch_ + col(j)] : T{};
+  }
   // Stores element (i, j) of the tile unless it lies past the matrix's edge.
   CARBIDE_DEVICE void store(int i, int j, const T& value) const {
 #if defined(__CUDACC__) && defined(CARBIDE_CHECKED)
@@ -525,6 +566,16 @@ class disjoint_span {
     const std::size_t first = own.get() * K;
     const int count = detail::count_within(first, size_, K);
     return detail::witness_factory::make<chunk_mut<T, K>>(data_ + (count ? first : 0), count);
+  }
+  // The butterfly pair of the thread whose witness is i at stride s (see pair_mut): s must be a
+  // power of two and the same for every thread of the launch, which carbide check proves.
+  CARBIDE_DEVICE pair_mut<T> get_mut_pair(const thread::index_1d_witness& own, std::size_t stride) const {
+#if defined(__CUDACC__) && defined(CARBIDE_CHECKED)
+    if (stride == 0 || (stride & (stride - 1)) != 0) detail::fail_check();
+#endif
+    const std::size_t first = 2 * own.get() - (own.get() & (stride - 1));
+    return detail::witness_factory::make<pair_mut<T>>(first + stride < size_ ? data_ : nullptr,
+                                                      first, stride);
   }
   // The N pieces of K elements of the thread whose witness is i, dealt out in turn across its
   // block (see strided_chunks_mut). The block's own index is i minus the thread's, so a
