@@ -8,7 +8,7 @@ config.name = "carbide"
 config.test_format = lit.formats.ShTest(execute_external=True)
 config.suffixes = [".cpp", ".test"]
 # Translator tests live in tests/lit, the rules' corpus in tests/rules.
-config.excludes = ["Inputs", "unit", "gpu", "cmake", "CMakeLists.txt"]
+config.excludes = ["Inputs", "unit", "gpu", "cmake", "fuzz", "CMakeLists.txt"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = config.carbide_obj_root
 
