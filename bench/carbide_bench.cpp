@@ -1,6 +1,7 @@
 // Times each sample's Carbide kernel against its hand-written twin and against the ceiling of
 // its kind (a device-to-device copy of the same bytes), all in one run: medians of CUDA-event
 // timings after warm-up. Prints a table and writes it to the file named by argv[1].
+#include "bitonic.carbide.hpp"
 #include "histogram.carbide.hpp"
 #include "reduction.carbide.hpp"
 #include "saxpy.carbide.hpp"
@@ -297,6 +298,33 @@ int main(int argc, char** argv) {
                            },
                            [&] { reference::launch_scan(raw(in), n, raw(out), raw(scratch)); },
                            [&] { return out.to_host_vec(stream); }));
+  }
+
+  {
+    // A bitonic sort of 2^24 floats in place, one launch per merge step, as samples/bitonic:
+    // 300 steps, each reading and writing every element once. Both sort the same buffer, fresh
+    // random keys each time (a sorted input would still move the same bytes).
+    const std::size_t n = std::size_t(1) << 24;
+    const std::vector<float> keys = random_floats(n, generator);
+    auto data = carbide::DeviceBuffer<float>::from_host(stream, keys);
+    auto module = bitonic::load(ctx);
+    const auto prepared = module.prepare_merge_step(carbide::LaunchConfig1D(n / 2 / 256, 256));
+    std::size_t steps = 0;
+    for (std::size_t size = 2; size <= n; size *= 2)
+      for (std::size_t stride = size / 2; stride > 0; stride /= 2) ++steps;
+    auto refill = [&] { data.copy_from_host(stream, keys); };
+    rows.push_back(measure("bitonic sort 2^24", 2.0 * steps * n * sizeof(float),
+                           [&] {
+                             for (std::size_t size = 2; size <= n; size *= 2)
+                               for (std::size_t stride = size / 2; stride > 0; stride /= 2)
+                                 module.merge_step(stream, prepared, data, unsigned(size), unsigned(stride));
+                           },
+                           [&] { reference::launch_bitonic_sort(raw(data), n); },
+                           [&] {
+                             auto sorted = data.to_host_vec(stream);
+                             refill();
+                             return sorted;
+                           }));
   }
 
   cublasHandle_t cublas = nullptr;

@@ -45,6 +45,34 @@ enum class Reads { Elements, WholeChunks };
   std::exit(0);
 }
 
+// Exits 0 when a butterfly step at `stride` completes, 3 (printing the error) when it fails.
+[[noreturn]] void butterfly_then_exit(unsigned stride) {
+  try {
+    auto ctx = carbide::Context::create(0);
+    auto stream = ctx.default_stream();
+    const std::size_t n = kBlock * 8;
+    auto data = carbide::DeviceBuffer<float>::zeroed(stream, n);
+    auto claims = carbide::DeviceBuffer<unsigned>::zeroed(stream, n);
+    auto module = gpu_vocabulary::load(ctx);
+    module.walsh_step(stream, module.prepare_walsh_step(carbide::LaunchConfig1D(n / 2 / kBlock, kBlock)), data,
+                      stride, claims);
+    (void)data.to_host_vec(stream);
+  } catch (const carbide::Error& error) {
+    std::fprintf(stderr, "%s\n", error.what());
+    std::exit(3);
+  }
+  std::exit(0);
+}
+
+// Pairs are disjoint only for a power-of-two stride: another one traps instead of letting two
+// threads share an element.
+TEST(DeviceChecks, ButterflyStrideThatIsNotAPowerOfTwoFailsTheLaunch) {
+  CARBIDE_REQUIRE_DEVICE();
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(butterfly_then_exit(4), testing::ExitedWithCode(0), "");
+  EXPECT_EXIT(butterfly_then_exit(3), testing::ExitedWithCode(3), "CUDA_ERROR_[A-Z_]+");
+}
+
 TEST(DeviceChecks, ReadPastTheEndOfASpanFailsTheLaunchInsteadOfReadingOtherMemory) {
   CARBIDE_REQUIRE_DEVICE();
   GTEST_FLAG_SET(death_test_style, "threadsafe");

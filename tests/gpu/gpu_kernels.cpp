@@ -174,6 +174,34 @@ void strided_pieces(carbide::disjoint_span<float> out, carbide::atomic_span<unsi
     }
 }
 
+// One step of a Walsh-Hadamard transform in place: each thread's butterfly pair at `stride`
+// becomes (a + b, a − b); `claims` counts the threads that owned each element (one each).
+CARBIDE_KERNEL
+CARBIDE_LAUNCH_CONTRACT(domain = 1, block = (kBlock, 1, 1))
+void walsh_step(carbide::disjoint_span<float> data, unsigned stride, carbide::atomic_span<unsigned> claims) {
+  auto idx = carbide::thread::index_1d();
+  if (auto pair = data.get_mut_pair(idx, stride)) {
+    const float a = pair.first(), b = pair.second();
+    pair.first() = a + b;
+    pair.second() = a - b;
+    claims.fetch_add(pair.first_index(), 1u);
+    claims.fetch_add(pair.second_index(), 1u);
+  }
+}
+
+// Strided pieces updated in place: each element of `data` doubled, loaded through the piece.
+CARBIDE_KERNEL
+CARBIDE_LAUNCH_CONTRACT(domain = 1, block = (kBlock, 1, 1))
+void double_strided(carbide::disjoint_span<float> data) {
+  auto idx = carbide::thread::index_1d();
+  if (auto mine = data.get_mut_strided_chunks<4, 3>(idx))
+    for (int j = 0; j < 3; ++j) {
+      carbide::vec<float, 4> values = mine.load(j);
+      for (int m = 0; m < 4; ++m) values[m] *= 2.f;
+      mine.store(j, values);
+    }
+}
+
 // The 2-D form: a 3 × 2 strided tile per thread of a 16 × 8 block, edges cut in both directions;
 // column 0 stored element by element, column 1 as a whole column.
 CARBIDE_KERNEL

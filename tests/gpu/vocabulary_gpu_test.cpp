@@ -137,6 +137,51 @@ TEST(Vocabulary, StridedPiecesAndTilesGiveEveryElementToOneThread) {
   EXPECT_EQ(wrong, 0u);
 }
 
+// A whole Walsh-Hadamard transform, one launch per stride, against the host's: every element
+// owned by exactly one thread at every stride, the last (partial) block's pairs included.
+TEST(Vocabulary, ButterflyPairsTransformInPlace) {
+  CARBIDE_REQUIRE_DEVICE();
+  auto ctx = carbide::Context::create(0);
+  auto stream = ctx.default_stream();
+  const std::size_t n = std::size_t(1) << 12;
+  std::vector<float> values(n);
+  for (std::size_t i = 0; i < n; ++i) values[i] = float(int(i % 7) - 3);
+  auto data = carbide::DeviceBuffer<float>::from_host(stream, values);
+  auto claims = carbide::DeviceBuffer<unsigned>::zeroed(stream, n);
+  auto module = gpu_vocabulary::load(ctx);
+  // One block more than the n/2 pairs need: those threads' pairs lie past the end and are empty.
+  const auto prepared = module.prepare_walsh_step(carbide::LaunchConfig1D(n / 2 / kBlock + 1, kBlock));
+  unsigned strides = 0;
+  for (unsigned stride = 1; stride < n; stride *= 2, ++strides) module.walsh_step(stream, prepared, data, stride, claims);
+  for (std::size_t stride = 1; stride < n; stride *= 2)
+    for (std::size_t i = 0; i < n; ++i)
+      if ((i & stride) == 0) {
+        const float a = values[i], b = values[i + stride];
+        values[i] = a + b;
+        values[i + stride] = a - b;
+      }
+  const auto result = data.to_host_vec(stream);
+  const auto counts = claims.to_host_vec(stream);
+  std::size_t wrong = 0;
+  for (std::size_t i = 0; i < n; ++i) wrong += result[i] != values[i] || counts[i] != strides;
+  EXPECT_EQ(wrong, 0u);
+}
+
+TEST(Vocabulary, StridedPiecesUpdateInPlace) {
+  CARBIDE_REQUIRE_DEVICE();
+  auto ctx = carbide::Context::create(0);
+  auto stream = ctx.default_stream();
+  const std::size_t n = 5 * 3 * 4 * kBlock - 4 * kBlock - 2;  // whole pieces past the end, a partial one
+  const auto values = random_floats(n);
+  auto data = carbide::DeviceBuffer<float>::from_host(stream, values);
+  auto module = gpu_vocabulary::load(ctx);
+  module.double_strided(stream, module.prepare_double_strided(carbide::LaunchConfig1D(5, kBlock)), data);
+  const auto result = data.to_host_vec(stream);
+  std::size_t wrong = 0;
+  for (std::size_t i = 0; i < n; ++i) wrong += result[i] != 2.f * values[i];
+  EXPECT_EQ(wrong, 0u);
+}
+
 TEST(Vocabulary, RecordsFromAHeaderTravelThroughViews) {
   CARBIDE_REQUIRE_DEVICE();
   auto ctx = carbide::Context::create(0);
