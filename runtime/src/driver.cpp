@@ -80,6 +80,13 @@ void copy_to_host(const Stream& stream, void* dst, DevicePtr src, std::size_t by
   stream.synchronize();
 }
 
+// Ordered on the stream like a launch; nothing on the host to wait for.
+void copy_on_device(const Stream& stream, DevicePtr dst, DevicePtr src, std::size_t bytes) {
+  if (bytes == 0 || dst == src) return;
+  make_current(stream.context());
+  check(driver().cuMemcpyDtoDAsync(dst, src, bytes, native(stream)), "cuMemcpyDtoDAsync");
+}
+
 void fill_zero(const Stream& stream, DevicePtr dst, std::size_t bytes) {
   if (bytes == 0) return;
   make_current(stream.context());

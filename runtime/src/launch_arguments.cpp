@@ -1,5 +1,6 @@
 // The checks a generated launch makes on its arguments before the driver sees them: aliasing
-// between an exclusive buffer and the others, the device each lives on, and buffer sizes.
+// between an exclusive buffer and the others, the device each lives on, and buffer sizes; and
+// the same for device-to-device copies.
 #include <carbide/runtime.hpp>
 
 namespace carbide::detail {
@@ -29,6 +30,17 @@ std::size_t checked_bytes(const char* what, std::size_t count, std::size_t eleme
     throw Error(std::string(what) + " of " + std::to_string(count) + " x " +
                 std::to_string(element_bytes) + " bytes: the size does not fit in 64 bits");
   return bytes;
+}
+
+void check_copy(const char* what, std::size_t expected, std::size_t count, int stream_device,
+                int to_device, int from_device) {
+  if (count != expected)
+    throw Error(std::string(what) + ": the source holds " + std::to_string(count) +
+                ", the destination " + std::to_string(expected) + "; copy between equal sizes");
+  if (to_device != stream_device || from_device != stream_device)
+    throw Error(std::string(what) + ": the buffers live on devices " + std::to_string(to_device) +
+                " and " + std::to_string(from_device) + " and the stream on device " +
+                std::to_string(stream_device) + "; copy within one device");
 }
 
 void check_same_device(const char* kernel, int module_ordinal,

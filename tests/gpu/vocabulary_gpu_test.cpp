@@ -82,6 +82,37 @@ TEST(Vocabulary, TwoDimensionalViewReachesEveryElementOnce) {
   EXPECT_EQ(wrong, 0u);
 }
 
+// Chaining on the device: a matrix one launch wrote (disjoint_span2d) is the next launch's
+// read view through flat(), and copy_from copies buffers and matrices without a host trip.
+TEST(Vocabulary, LaunchesChainThroughFlatMatricesAndDeviceCopies) {
+  CARBIDE_REQUIRE_DEVICE();
+  auto ctx = carbide::Context::create(0);
+  auto stream = ctx.default_stream();
+  const std::size_t rows = 33, cols = 20;
+  auto m = carbide::DeviceBuffer2D<float>::from_host(stream, poisoned(rows * cols), rows, cols);
+  auto module = gpu_vocabulary::load(ctx);
+  module.coordinates(stream,
+                     module.prepare_coordinates(carbide::LaunchConfig2D(
+                         {carbide::div_ceil(cols, 16), carbide::div_ceil(rows, 16), 1}, {16, 16, 1})),
+                     m);
+  auto copy = carbide::DeviceBuffer2D<float>::from_host(stream, poisoned(rows * cols), rows, cols);
+  copy.copy_from(stream, m);
+  auto plus_one = carbide::DeviceBuffer<float>::from_host(stream, poisoned(rows * cols));
+  module.add_one_chunked(
+      stream,
+      module.prepare_add_one_chunked(carbide::LaunchConfig1D(carbide::div_ceil(carbide::div_ceil(rows * cols, 4), kBlock), kBlock)),
+      copy.flat(), plus_one);
+  auto again = carbide::DeviceBuffer<float>::zeroed(stream, rows * cols);
+  again.copy_from(stream, plus_one);
+  const auto host = again.to_host_vec(stream);
+  std::size_t wrong = 0;
+  for (std::size_t r = 0; r < rows; ++r)
+    for (std::size_t c = 0; c < cols; ++c) wrong += host[r * cols + c] != float(r * 1000 + c) + 1.f;
+  EXPECT_EQ(wrong, 0u);
+  auto shorter = carbide::DeviceBuffer<float>::zeroed(stream, rows * cols - 1);
+  EXPECT_THROW(shorter.copy_from(stream, plus_one), carbide::Error);
+}
+
 TEST(Vocabulary, TilePiecesStoreByRowAndByColumnUpToTheEdges) {
   CARBIDE_REQUIRE_DEVICE();
   auto ctx = carbide::Context::create(0);

@@ -63,6 +63,13 @@ TEST(LaunchArguments, ArgumentsOnAnotherDeviceAreRejected) {
   EXPECT_THROW(check_same_device("k", 1, {{"stream", 0}}), Error);
 }
 
+TEST(LaunchArguments, DeviceCopiesNeedEqualSizesOnOneDevice) {
+  EXPECT_NO_THROW(check_copy("DeviceBuffer::copy_from", 10, 10, 0, 0, 0));
+  EXPECT_THROW(check_copy("DeviceBuffer::copy_from", 10, 9, 0, 0, 0), Error);
+  EXPECT_THROW(check_copy("DeviceBuffer::copy_from", 10, 10, 0, 0, 1), Error);
+  EXPECT_THROW(check_copy("DeviceBuffer::copy_from", 10, 10, 1, 0, 0), Error);
+}
+
 TEST(LaunchArguments, BufferSizesThatOverflowAreRejected) {
   EXPECT_EQ(checked_bytes("DeviceBuffer", 1000, 4), 4000u);
   EXPECT_EQ(checked_bytes("DeviceBuffer", 0, 4), 0u);

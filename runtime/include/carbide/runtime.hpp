@@ -64,7 +64,11 @@ DevicePtr allocate(const Context& context, std::size_t bytes);
 void release(const Context& context, DevicePtr ptr) noexcept;
 void copy_to_device(const Stream& stream, DevicePtr dst, const void* src, std::size_t bytes);
 void copy_to_host(const Stream& stream, void* dst, DevicePtr src, std::size_t bytes);
+void copy_on_device(const Stream& stream, DevicePtr dst, DevicePtr src, std::size_t bytes);
 void fill_zero(const Stream& stream, DevicePtr dst, std::size_t bytes);
+// Throws unless `count` equals `expected` and both buffers live on the stream's device.
+void check_copy(const char* what, std::size_t expected, std::size_t count, int stream_device,
+                int to_device, int from_device);
 }  // namespace detail
 
 // Device memory holding `size()` elements of T. Move-only: one owner frees it.
@@ -126,6 +130,13 @@ class DeviceBuffer {
     detail::copy_to_host(stream, host.data(), ptr_, bytes());
     return host;
   }
+  // Copies `other` (same size, same device) on the device, ordered on `stream` with the
+  // launches around it: the output of one kernel becomes another's input without a host trip.
+  void copy_from(const Stream& stream, const DeviceBuffer& other) {
+    detail::check_copy("DeviceBuffer::copy_from", size_, other.size_, stream.context().ordinal(),
+                       context_.ordinal(), other.context_.ordinal());
+    detail::copy_on_device(stream, ptr_, other.ptr_, bytes());
+  }
 
  private:
   DeviceBuffer(Context context, std::size_t size)
@@ -168,6 +179,15 @@ class DeviceBuffer2D {
   detail::DevicePtr device_ptr() const { return storage_.device_ptr(); }
   const Context& context() const { return storage_.context(); }
   std::vector<T> to_host_vec(const Stream& stream) const { return storage_.to_host_vec(stream); }
+  // The matrix as the row-major buffer it is (rows × cols, pitch == cols): what a kernel's
+  // carbide::span<const T> parameter reads, so a matrix one launch wrote feeds the next.
+  const DeviceBuffer<T>& flat() const { return storage_; }
+  // Copies `other` (same shape, same device) on the device, ordered on `stream`.
+  void copy_from(const Stream& stream, const DeviceBuffer2D& other) {
+    detail::check_copy("DeviceBuffer2D::copy_from", rows_, other.rows_, stream.context().ordinal(),
+                       context().ordinal(), other.context().ordinal());
+    storage_.copy_from(stream, other.storage_);
+  }
 
  private:
   static std::size_t elements(std::size_t rows, std::size_t cols) {
