@@ -92,34 +92,47 @@ bool is_kernel(const RuleContext& context, const clang::FunctionDecl* function) 
   return false;
 }
 
-// Pairs at one stride never share an element; pairs at two strides can. So a butterfly's
-// stride must be one value for every thread and for the whole kernel (there is no grid-wide
-// barrier between a loop's iterations).
-void report_variant_strides(const RuleContext& context, std::string_view rule) {
+// The claims whose partition depends on an argument: pairs at one stride never share an
+// element, but pairs at two strides can; blocks' regions of one size never overlap, of two sizes
+// they do. So that argument must be one value for every thread and the whole kernel (there is
+// no grid-wide barrier between a loop's iterations).
+struct SizedClaim {
+  llvm::StringLiteral method;
+  llvm::StringLiteral what;
+};
+constexpr SizedClaim kSizedClaims[] = {{"get_mut_pair", "stride"}, {"get_mut_block_region", "region size"}};
+
+const SizedClaim* sized_claim(const clang::CXXMemberCallExpr* call) {
+  const clang::CXXMethodDecl* method = call->getMethodDecl();
+  if (!method || call->getNumArgs() != 2 || !analysis::is_disjoint_view(method->getParent())) return nullptr;
+  for (const SizedClaim& claim : kSizedClaims)
+    if (method->getName() == claim.method) return &claim;
+  return nullptr;
+}
+
+void report_variant_sizes(const RuleContext& context, std::string_view rule) {
   for (const clang::FunctionDecl* function : context.device.definitions()) {
     const analysis::LaunchInvariants invariants(context.ast, function, is_kernel(context, function));
     struct Walker : clang::RecursiveASTVisitor<Walker> {
-      std::vector<const clang::CXXMemberCallExpr*> pairs;
+      std::vector<const clang::CXXMemberCallExpr*> claims;
       bool VisitCXXMemberCallExpr(clang::CXXMemberCallExpr* call) {
-        const clang::CXXMethodDecl* method = call->getMethodDecl();
-        if (method && method->getName() == "get_mut_pair" && call->getNumArgs() == 2 &&
-            analysis::is_disjoint_view(method->getParent()))
-          pairs.push_back(call);
+        if (sized_claim(call)) claims.push_back(call);
         return true;
       }
     } walker;
     walker.TraverseStmt(const_cast<clang::Stmt*>(function->getBody()));
-    for (const clang::CXXMemberCallExpr* pair : walker.pairs) {
-      const clang::Expr* stride = pair->getArg(1);
-      if (invariants.invariant(stride)) continue;
+    for (const clang::CXXMemberCallExpr* claim : walker.claims) {
+      const clang::Expr* size = claim->getArg(1);
+      if (invariants.invariant(size)) continue;
+      const std::string what = sized_claim(claim)->what.str();
       context.reporter.report(finding(
-          rule, diag::Severity::Error, stride->getBeginLoc(),
-          "the stride '" + source_text(context.ast, stride) + "' of '" +
-              source_text(context.ast, pair) +
-              "' may differ between threads or change while the kernel runs, and pairs at two "
-              "strides can share an element; pass a kernel parameter, a constant, or a local "
-              "computed only from those (one launch per stride)",
-          stride->getSourceRange()));
+          rule, diag::Severity::Error, size->getBeginLoc(),
+          "the " + what + " '" + source_text(context.ast, size) + "' of '" +
+              source_text(context.ast, claim) +
+              "' may differ between threads or change while the kernel runs, and claims with two "
+              "different values share elements; pass a kernel parameter, a constant, or a local "
+              "computed only from those (one launch per value)",
+          size->getSourceRange()));
     }
   }
 }
@@ -129,7 +142,7 @@ void report_variant_strides(const RuleContext& context, std::string_view rule) {
 void DisjointForeignWriteRule::check(const RuleContext& context) {
   Finder(context, name()).run();
   report_mixed_forms(context, name());
-  report_variant_strides(context, name());
+  report_variant_sizes(context, name());
 }
 
 }  // namespace carbide::rules

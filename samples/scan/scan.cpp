@@ -19,7 +19,7 @@ constexpr unsigned kWarps = kBlock / 32;
 CARBIDE_KERNEL
 CARBIDE_LAUNCH_BOUNDS(kBlock)
 CARBIDE_LAUNCH_CONTRACT(domain = 1, block = (kBlock, 1, 1))
-void block_totals(carbide::span<const float> in, carbide::atomic_span<float> totals) {
+void block_totals(carbide::span<const float> in, carbide::disjoint_span<float> totals) {
   auto idx = carbide::thread::index_1d();
   auto lid = carbide::thread::local_index();
   auto lane = carbide::thread::lane();
@@ -31,10 +31,10 @@ void block_totals(carbide::span<const float> in, carbide::atomic_span<float> tot
   auto warp_sums = carbide::block::shared<float, kWarps>();
   if (lane.get() == 0) warp_sums[lid.get() / 32] = sum;
   carbide::block::sync();
-  if (lid.get() == 0) {
-    float total = 0.f;
-    for (unsigned w = 0; w < kWarps; ++w) total += warp_sums[w];
-    totals.exchange(carbide::thread::block_idx().x, total);
+  // The leader form: block b's total is element b, written by its thread 0.
+  if (float* total = totals.get_mut_block(lid)) {
+    *total = 0.f;
+    for (unsigned w = 0; w < kWarps; ++w) *total += warp_sums[w];
   }
 }
 

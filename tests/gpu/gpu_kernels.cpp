@@ -202,6 +202,22 @@ void double_strided(carbide::disjoint_span<float> data) {
     }
 }
 
+// Block outputs on a 2-D grid of 96-thread blocks: each block's region of 100 elements dealt
+// out to its threads, and each block's one total written by its thread 0; `claims` counts the
+// threads that reached each element.
+CARBIDE_KERNEL
+CARBIDE_LAUNCH_CONTRACT(domain = 2, block = (32, 3, 1))
+void block_outputs(carbide::disjoint_span<float> regions, carbide::disjoint_span<float> totals,
+                   carbide::atomic_span<unsigned> claims) {
+  auto lid = carbide::thread::local_index();
+  if (auto mine = regions.get_mut_block_region(lid, 100))
+    for (unsigned k = 0; k < mine.count(); ++k) {
+      mine[k] = float(mine.index(k));
+      claims.fetch_add(0, 1u);
+    }
+  if (float* total = totals.get_mut_block(lid)) *total = float(lid.get() + 1);
+}
+
 // The 2-D form: a 3 × 2 strided tile per thread of a 16 × 8 block, edges cut in both directions;
 // column 0 stored element by element, column 1 as a whole column.
 CARBIDE_KERNEL

@@ -198,6 +198,28 @@ TEST(Vocabulary, ButterflyPairsTransformInPlace) {
   EXPECT_EQ(wrong, 0u);
 }
 
+// The leader and region forms number blocks x fastest over a 2-D grid; the last region is cut
+// at the view's end and the blocks past the totals' end get no element.
+TEST(Vocabulary, BlockRegionsAndLeadersCoverTheirElementsOnce) {
+  CARBIDE_REQUIRE_DEVICE();
+  auto ctx = carbide::Context::create(0);
+  auto stream = ctx.default_stream();
+  const unsigned grid_x = 5, grid_y = 3, blocks = grid_x * grid_y;
+  const std::size_t n = 100 * blocks - 37, totals_n = blocks - 2;
+  auto regions = carbide::DeviceBuffer<float>::from_host(stream, poisoned(n));
+  auto totals = carbide::DeviceBuffer<float>::from_host(stream, poisoned(totals_n));
+  auto claims = carbide::DeviceBuffer<unsigned>::zeroed(stream, 1);
+  auto module = gpu_vocabulary::load(ctx);
+  module.block_outputs(stream, module.prepare_block_outputs(carbide::LaunchConfig2D({grid_x, grid_y, 1}, {32, 3, 1})),
+                       regions, totals, claims);
+  const auto values = regions.to_host_vec(stream);
+  std::size_t wrong = 0;
+  for (std::size_t i = 0; i < n; ++i) wrong += values[i] != float(i % 100);
+  EXPECT_EQ(wrong, 0u);
+  EXPECT_EQ(claims.to_host_vec(stream)[0], n);  // every element by exactly one thread
+  for (const float total : totals.to_host_vec(stream)) EXPECT_EQ(total, 1.f);  // thread 0's
+}
+
 TEST(Vocabulary, StridedPiecesUpdateInPlace) {
   CARBIDE_REQUIRE_DEVICE();
   auto ctx = carbide::Context::create(0);

@@ -78,7 +78,7 @@ void pairs_over_strides(carbide::disjoint_span<float> data, unsigned n) {
   // With no grid-wide barrier, the next iteration's pairs overlap other threads' pairs of this one.
   for (unsigned stride = 1; stride < n; stride *= 2)
     if (auto p = data.get_mut_pair(idx, stride)) p.first() += p.second();
-  // CHECK: disjoint-foreign-write.cpp:[[@LINE-1]]:41: error: the stride 'stride' of 'data.get_mut_pair(idx, stride)' may differ between threads or change while the kernel runs, and pairs at two strides can share an element; pass a kernel parameter, a constant, or a local computed only from those (one launch per stride) [carbide-disjoint-foreign-write]
+  // CHECK: disjoint-foreign-write.cpp:[[@LINE-1]]:41: error: the stride 'stride' of 'data.get_mut_pair(idx, stride)' may differ between threads or change while the kernel runs, and claims with two different values share elements; pass a kernel parameter, a constant, or a local computed only from those (one launch per value) [carbide-disjoint-foreign-write]
 }
 
 CARBIDE_KERNEL
@@ -98,6 +98,39 @@ void two_pair_strides(carbide::disjoint_span<float> data, unsigned s) {
   if (auto q = data.get_mut_pair(idx, 2 * s)) q.first() = 0.f;
   // CHECK: disjoint-foreign-write.cpp:[[@LINE-1]]:16: error: 'data.get_mut_pair(idx, 2 * s)' claims 'data' as 'get_mut_pair(stride 2 * s)' after 'data.get_mut_pair(idx, s)' claimed it as 'get_mut_pair(stride s)'; the two forms give some elements to two threads. Claim every piece of 'data' the same way [carbide-disjoint-foreign-write]
   // CHECK: disjoint-foreign-write.cpp:[[@LINE-3]]:16: note: the other form
+}
+
+// Block outputs: the region size must be one value for the launch; the leader's element is
+// its own.
+CARBIDE_KERNEL
+CARBIDE_LAUNCH_CONTRACT(domain = 1, block = (192, 1, 1))
+void regions_by_block(carbide::disjoint_span<unsigned> bins) {
+  auto lid = carbide::thread::local_index();
+  const unsigned n = 256 + carbide::thread::block_idx().x;
+  if (auto mine = bins.get_mut_block_region(lid, n)) mine[0] = 0;
+  // CHECK: disjoint-foreign-write.cpp:[[@LINE-1]]:50: error: the region size 'n' of 'bins.get_mut_block_region(lid, n)' may differ between threads{{.*}} [carbide-disjoint-foreign-write]
+}
+
+CARBIDE_KERNEL
+CARBIDE_LAUNCH_CONTRACT(domain = 1, block = (256, 1, 1))
+void leader_reaches_next_block(carbide::disjoint_span<float> partials) {
+  auto lid = carbide::thread::local_index();
+  if (float* total = partials.get_mut_block(lid)) total[1] = 0.f;
+  // CHECK: disjoint-foreign-write.cpp:[[@LINE-1]]:51: error: 'total[1]' reaches past the element that 'partials.get_mut_block(lid)' gave this thread; that element belongs to another thread [carbide-disjoint-foreign-write]
+  // CHECK: disjoint-foreign-write.cpp:[[@LINE-4]]:62: note: 'partials' is a carbide::disjoint_span: each thread owns exactly one element
+}
+
+// Good: a block's 256 bins dealt out to its 192 threads, and one partial per block.
+CARBIDE_KERNEL
+CARBIDE_LAUNCH_CONTRACT(domain = 1, block = (192, 1, 1))
+void block_outputs(carbide::disjoint_span<unsigned> bins, carbide::disjoint_span<unsigned> totals) {
+  auto lid = carbide::thread::local_index();
+  auto counts = carbide::block::shared<unsigned, 256>();
+  for (unsigned bin = lid.get(); bin < 256; bin += 192) counts[bin] = bin;
+  carbide::block::sync();
+  if (auto mine = bins.get_mut_block_region(lid, 256))
+    for (unsigned k = 0; k < mine.count(); ++k) mine[k] = counts[mine.index(k)];
+  if (unsigned* total = totals.get_mut_block(lid)) *total = counts[0] + counts[255];
 }
 
 // Good: a bitonic merge step, in place, at the launch's stride; a constant stride; a local

@@ -17,15 +17,16 @@ const clang::ValueDecl* named_view(const clang::Expr* expr) {
 }
 
 // `get_mut_chunk<4>`: the method and its template arguments, which fix the partition; for a
-// butterfly pair, its stride too (pairs at two strides overlap).
+// butterfly pair its stride too, and for a block region its size (two of either overlap).
 std::string form_of(const clang::CXXMemberCallExpr* call, const clang::ASTContext& ast) {
   const clang::CXXMethodDecl* method = call->getMethodDecl();
   std::string form = method->getNameAsString();
   llvm::raw_string_ostream out(form);
   if (const clang::TemplateArgumentList* arguments = method->getTemplateSpecializationArgs())
     clang::printTemplateArgumentList(out, arguments->asArray(), ast.getPrintingPolicy());
-  if (method->getName() == "get_mut_pair" && call->getNumArgs() == 2) {
-    out << "(stride ";
+  if ((method->getName() == "get_mut_pair" || method->getName() == "get_mut_block_region") &&
+      call->getNumArgs() == 2) {
+    out << (method->getName() == "get_mut_pair" ? "(stride " : "(size ");
     call->getArg(1)->IgnoreParenImpCasts()->printPretty(out, nullptr, ast.getPrintingPolicy());
     out << ")";
   }

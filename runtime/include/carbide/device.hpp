@@ -65,6 +65,13 @@ inline constexpr bool has_read_only_load =
 #define CARBIDE_ON_DEVICE(statement, name) ::carbide::detail::device_only(name)
 #endif
 
+#if defined(__CUDACC__)
+// The block's place in its grid, x fastest, as the leader and region forms number blocks.
+CARBIDE_DEVICE std::size_t flat_block_index() {
+  return (std::size_t(blockIdx.z) * gridDim.y + blockIdx.y) * gridDim.x + blockIdx.x;
+}
+#endif
+
 // Only the host stubs build views: a kernel can never invent one.
 struct view_access;
 
@@ -397,6 +404,36 @@ class pair_mut {
   std::size_t first_, stride_;
 };
 
+// The elements a thread owns of its block's region of an exclusive output: block b owns the n
+// elements [b·n, b·n + n) (cut at the view's end) and deals them out in turn, so thread t of a
+// B-thread block owns t, t + B, t + 2·B, … of them — the 256 bins a 192-thread block writes.
+// n is one value for the whole launch (carbide check proves it), so regions never overlap.
+template <class T>
+class block_region_mut {
+ public:
+  block_region_mut(const block_region_mut&) = delete;
+  block_region_mut& operator=(const block_region_mut&) = delete;
+  CARBIDE_DEVICE explicit operator bool() const { return count_ > 0; }
+  // How many of the region's elements this thread owns.
+  CARBIDE_DEVICE unsigned count() const { return count_; }
+  // Where the thread's k-th element lies in the region (t + k·B): which bin, which slot.
+  CARBIDE_DEVICE std::size_t index(unsigned k) const { return first_ + std::size_t(k) * step_; }
+  CARBIDE_DEVICE T& operator[](unsigned k) const {
+#if defined(__CUDACC__) && defined(CARBIDE_CHECKED)
+    if (k >= count_) detail::fail_check();
+#endif
+    return data_[index(k)];
+  }
+
+ private:
+  friend struct detail::witness_factory;
+  CARBIDE_DEVICE block_region_mut(T* data, std::size_t first, std::size_t step, unsigned count)
+      : data_(data), first_(first), step_(step), count_(count) {}
+  T* data_;  // the region's first element
+  std::size_t first_, step_;
+  unsigned count_;
+};
+
 // The Rows × Cols block of a 2-D exclusive output that belongs to one thread: rows
 // [Rows·r, Rows·r + Rows) and columns [Cols·c, Cols·c + Cols) for the thread at (r, c), cut at
 // the matrix's edges. Register-tiled kernels (SGEMM) write their results through it; it hands
@@ -576,6 +613,27 @@ class disjoint_span {
     const std::size_t first = 2 * own.get() - (own.get() & (stride - 1));
     return detail::witness_factory::make<pair_mut<T>>(first + stride < size_ ? data_ : nullptr,
                                                       first, stride);
+  }
+  // The leader form: element b of a per-block output (a reduction's partial, a scan's block
+  // total) for block b of the launch (counted x fastest), given to the block's local thread 0;
+  // nullptr for every other thread and for blocks past the end.
+  CARBIDE_DEVICE T* get_mut_block([[maybe_unused]] const thread::local_index_witness& own) const {
+    CARBIDE_ON_DEVICE(const std::size_t block = detail::flat_block_index();
+                      return own.get() == 0 && block < size_ ? detail::non_null(data_ + block) : nullptr,
+                      "carbide::disjoint_span::get_mut_block");
+  }
+  // The block's region of n elements, dealt out to its threads (see block_region_mut); n must be
+  // the same for the whole launch.
+  CARBIDE_DEVICE block_region_mut<T> get_mut_block_region([[maybe_unused]] const thread::local_index_witness& own,
+                                                          [[maybe_unused]] std::size_t n) const {
+    CARBIDE_ON_DEVICE(
+        const std::size_t start = detail::flat_block_index() * n;
+        const std::size_t inside = start < size_ ? (size_ - start < n ? size_ - start : n) : 0;
+        const std::size_t threads = std::size_t(blockDim.x) * blockDim.y * blockDim.z;
+        const unsigned count = inside > own.get() ? unsigned((inside - own.get() + threads - 1) / threads) : 0u;
+        return detail::witness_factory::make<block_region_mut<T>>(data_ + (count ? start : 0), std::size_t(own.get()),
+                                                                  threads, count),
+        "carbide::disjoint_span::get_mut_block_region");
   }
   // The N pieces of K elements of the thread whose witness is i, dealt out in turn across its
   // block (see strided_chunks_mut). The block's own index is i minus the thread's, so a
