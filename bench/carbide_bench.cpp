@@ -19,6 +19,7 @@ struct Weights {
 #include "transpose.carbide.hpp"
 #include "twins.hpp"
 #include "vecadd.carbide.hpp"
+#include "walsh.carbide.hpp"
 
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
@@ -325,6 +326,36 @@ int main(int argc, char** argv) {
                              refill();
                              return sorted;
                            }));
+  }
+
+  {
+    // The fast Walsh-Hadamard transform of 2^23 floats in place, as samples/walsh: six radix-4
+    // stages over the whole array, then the pieces of 2^11 in shared memory; each launch reads
+    // and writes every element once. Applied twice the transform multiplies by n, so the timed
+    // runs soon work on infinities (at the same speed); the two results are compared on the
+    // input itself, restored before each.
+    const std::size_t n = std::size_t(1) << 23, piece = 1u << 11;
+    const std::vector<float> values = random_floats(n, generator);
+    auto data = carbide::DeviceBuffer<float>::from_host(stream, values);
+    auto module = walsh::load(ctx);
+    const auto stage = module.prepare_radix4_stage(carbide::LaunchConfig1D(n / 4 / 256, 256));
+    const auto pieces = module.prepare_transform_pieces(carbide::LaunchConfig1D(n / piece, piece / 4));
+    std::size_t launches = 1;
+    for (std::size_t size = n; size > piece; size /= 4) ++launches;
+    auto carbide_walsh = [&] {
+      for (std::size_t size = n; size > piece; size /= 4)
+        module.radix4_stage(stream, stage, data, unsigned(size / 4));
+      module.transform_pieces(stream, pieces, data);
+    };
+    auto twin_walsh = [&] { reference::launch_walsh(raw(data), n); };
+    Row row = measure("walsh transform 2^23", 2.0 * launches * n * sizeof(float), carbide_walsh, twin_walsh);
+    data.copy_from_host(stream, values);
+    carbide_walsh();
+    const std::vector<float> from_carbide = data.to_host_vec(stream);
+    data.copy_from_host(stream, values);
+    twin_walsh();
+    row.agreement = relative_difference(from_carbide, data.to_host_vec(stream));
+    rows.push_back(row);
   }
 
   cublasHandle_t cublas = nullptr;

@@ -4,6 +4,7 @@
 
 #include "analysis/launch_invariants.hpp"
 #include "analysis/view_claims.hpp"
+#include "model/vocabulary.hpp"
 
 #include <clang/AST/ExprCXX.h>
 #include <clang/AST/RecursiveASTVisitor.h>
@@ -92,39 +93,27 @@ bool is_kernel(const RuleContext& context, const clang::FunctionDecl* function) 
   return false;
 }
 
-// The claims whose partition depends on an argument: pairs at one stride never share an
-// element, but pairs at two strides can; blocks' regions of one size never overlap, of two sizes
-// they do. So that argument must be one value for every thread and the whole kernel (there is
-// no grid-wide barrier between a loop's iterations).
-struct SizedClaim {
-  llvm::StringLiteral method;
-  llvm::StringLiteral what;
-};
-constexpr SizedClaim kSizedClaims[] = {{"get_mut_pair", "stride"}, {"get_mut_block_region", "region size"}};
-
-const SizedClaim* sized_claim(const clang::CXXMemberCallExpr* call) {
-  const clang::CXXMethodDecl* method = call->getMethodDecl();
-  if (!method || call->getNumArgs() != 2 || !analysis::is_disjoint_view(method->getParent())) return nullptr;
-  for (const SizedClaim& claim : kSizedClaims)
-    if (method->getName() == claim.method) return &claim;
-  return nullptr;
-}
-
+// Pairs at one stride never share an element, but pairs at two strides can; blocks' regions of
+// one size never overlap, of two sizes they do. So the argument a claim's partition depends on
+// must be one value for every thread and the whole kernel (there is no grid-wide barrier between
+// a loop's iterations).
 void report_variant_sizes(const RuleContext& context, std::string_view rule) {
   for (const clang::FunctionDecl* function : context.device.definitions()) {
     const analysis::LaunchInvariants invariants(context.ast, function, is_kernel(context, function));
     struct Walker : clang::RecursiveASTVisitor<Walker> {
       std::vector<const clang::CXXMemberCallExpr*> claims;
       bool VisitCXXMemberCallExpr(clang::CXXMemberCallExpr* call) {
-        if (sized_claim(call)) claims.push_back(call);
+        const auto sized = model::vocabulary::sized_claim(call->getMethodDecl());
+        if (sized && sized->argument < call->getNumArgs()) claims.push_back(call);
         return true;
       }
     } walker;
     walker.TraverseStmt(const_cast<clang::Stmt*>(function->getBody()));
     for (const clang::CXXMemberCallExpr* claim : walker.claims) {
-      const clang::Expr* size = claim->getArg(1);
+      const auto sized = model::vocabulary::sized_claim(claim->getMethodDecl());
+      const clang::Expr* size = claim->getArg(sized->argument);
       if (invariants.invariant(size)) continue;
-      const std::string what = sized_claim(claim)->what.str();
+      const std::string what = sized->what.str();
       context.reporter.report(finding(
           rule, diag::Severity::Error, size->getBeginLoc(),
           "the " + what + " '" + source_text(context.ast, size) + "' of '" +

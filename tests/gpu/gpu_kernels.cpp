@@ -189,6 +189,21 @@ void walsh_step(carbide::disjoint_span<float> data, unsigned stride, carbide::at
   }
 }
 
+// A radix-4 Walsh stage in place through get_mut_radix<4>; `claims` as in walsh_step.
+CARBIDE_KERNEL
+CARBIDE_LAUNCH_CONTRACT(domain = 1, block = (kBlock, 1, 1))
+void walsh4_step(carbide::disjoint_span<float> data, unsigned stride, carbide::atomic_span<unsigned> claims) {
+  auto idx = carbide::thread::index_1d();
+  if (auto four = data.get_mut_radix<4>(idx, stride)) {
+    const float a = four[0] + four[2], b = four[0] - four[2], c = four[1] + four[3], d = four[1] - four[3];
+    four[0] = a + c;
+    four[1] = a - c;
+    four[2] = b + d;
+    four[3] = b - d;
+    for (int k = 0; k < 4; ++k) claims.fetch_add(four.index(k), 1u);
+  }
+}
+
 // Strided pieces updated in place: each element of `data` doubled, loaded through the piece.
 CARBIDE_KERNEL
 CARBIDE_LAUNCH_CONTRACT(domain = 1, block = (kBlock, 1, 1))

@@ -200,6 +200,34 @@ TEST(Vocabulary, ButterflyPairsTransformInPlace) {
 
 // The leader and region forms number blocks x fastest over a 2-D grid; the last region is cut
 // at the view's end and the blocks past the totals' end get no element.
+// The same transform in radix-4 stages (4096 = 4^6): four elements a thread, each owned once.
+TEST(Vocabulary, RadixFourGroupsTransformInPlace) {
+  CARBIDE_REQUIRE_DEVICE();
+  auto ctx = carbide::Context::create(0);
+  auto stream = ctx.default_stream();
+  const std::size_t n = std::size_t(1) << 12;
+  std::vector<float> values(n);
+  for (std::size_t i = 0; i < n; ++i) values[i] = float(int(i % 5) - 2);
+  auto data = carbide::DeviceBuffer<float>::from_host(stream, values);
+  auto claims = carbide::DeviceBuffer<unsigned>::zeroed(stream, n);
+  auto module = gpu_vocabulary::load(ctx);
+  const auto prepared = module.prepare_walsh4_step(carbide::LaunchConfig1D(n / 4 / kBlock + 1, kBlock));
+  unsigned stages = 0;
+  for (unsigned stride = 1; stride < n; stride *= 4, ++stages) module.walsh4_step(stream, prepared, data, stride, claims);
+  for (std::size_t stride = 1; stride < n; stride *= 2)
+    for (std::size_t i = 0; i < n; ++i)
+      if ((i & stride) == 0) {
+        const float a = values[i], b = values[i + stride];
+        values[i] = a + b;
+        values[i + stride] = a - b;
+      }
+  const auto result = data.to_host_vec(stream);
+  const auto counts = claims.to_host_vec(stream);
+  std::size_t wrong = 0;
+  for (std::size_t i = 0; i < n; ++i) wrong += result[i] != values[i] || counts[i] != stages;
+  EXPECT_EQ(wrong, 0u);
+}
+
 TEST(Vocabulary, BlockRegionsAndLeadersCoverTheirElementsOnce) {
   CARBIDE_REQUIRE_DEVICE();
   auto ctx = carbide::Context::create(0);

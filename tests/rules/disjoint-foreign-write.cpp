@@ -100,6 +100,27 @@ void two_pair_strides(carbide::disjoint_span<float> data, unsigned s) {
   // CHECK: disjoint-foreign-write.cpp:[[@LINE-3]]:16: note: the other form
 }
 
+CARBIDE_KERNEL
+CARBIDE_LAUNCH_CONTRACT(domain = 1, block = 256)
+void radix_over_strides(carbide::disjoint_span<float> data, unsigned n) {
+  auto idx = carbide::thread::index_1d();
+  for (unsigned stride = 1; stride < n; stride *= 4)
+    if (auto four = data.get_mut_radix<4>(idx, stride)) four[0] += four[3];
+  // CHECK: disjoint-foreign-write.cpp:[[@LINE-1]]:48: error: the stride 'stride' of 'data.get_mut_radix<4>(idx, stride)' may differ between threads{{.*}} [carbide-disjoint-foreign-write]
+}
+
+// Good: a radix-4 stage at the launch's stride.
+CARBIDE_KERNEL
+CARBIDE_LAUNCH_CONTRACT(domain = 1, block = 256)
+void radix4_stage(carbide::disjoint_span<float> data, unsigned stride) {
+  auto idx = carbide::thread::index_1d();
+  if (auto four = data.get_mut_radix<4>(idx, stride)) {
+    const float a = four[0], b = four[1];
+    four[0] = a + b;
+    four[1] = a - b;
+  }
+}
+
 // Block outputs: the region size must be one value for the launch; the leader's element is
 // its own.
 CARBIDE_KERNEL

@@ -1,6 +1,7 @@
 #include "analysis/view_claims.hpp"
 
 #include "analysis/device_analysis.hpp"
+#include "model/vocabulary.hpp"
 
 #include <clang/AST/RecursiveASTVisitor.h>
 
@@ -24,10 +25,9 @@ std::string form_of(const clang::CXXMemberCallExpr* call, const clang::ASTContex
   llvm::raw_string_ostream out(form);
   if (const clang::TemplateArgumentList* arguments = method->getTemplateSpecializationArgs())
     clang::printTemplateArgumentList(out, arguments->asArray(), ast.getPrintingPolicy());
-  if ((method->getName() == "get_mut_pair" || method->getName() == "get_mut_block_region") &&
-      call->getNumArgs() == 2) {
-    out << (method->getName() == "get_mut_pair" ? "(stride " : "(size ");
-    call->getArg(1)->IgnoreParenImpCasts()->printPretty(out, nullptr, ast.getPrintingPolicy());
+  if (const auto sized = model::vocabulary::sized_claim(method); sized && sized->argument < call->getNumArgs()) {
+    out << "(" << sized->what << " ";
+    call->getArg(sized->argument)->IgnoreParenImpCasts()->printPretty(out, nullptr, ast.getPrintingPolicy());
     out << ")";
   }
   return form;

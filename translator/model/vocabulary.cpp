@@ -190,6 +190,14 @@ std::optional<View> view_kind(const clang::CXXRecordDecl* record) {
   return std::nullopt;
 }
 
+std::optional<SizedClaim> sized_claim(const clang::CXXMethodDecl* method) {
+  if (method == nullptr || !named(method->getParent(), "carbide::disjoint_span")) return std::nullopt;
+  const llvm::StringRef name = method->getName();
+  if (name == "get_mut_pair" || name == "get_mut_radix") return SizedClaim{1, "stride"};
+  if (name == "get_mut_block_region") return SizedClaim{1, "region size"};
+  return std::nullopt;
+}
+
 std::optional<unsigned> piece_extent_argument(const clang::CXXMethodDecl* method) {
   if (method == nullptr || !method->getIdentifier()) return std::nullopt;
   const clang::CXXRecordDecl* piece = method->getParent();

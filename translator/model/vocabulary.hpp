@@ -73,6 +73,15 @@ std::optional<View> view_kind(const clang::CXXRecordDecl* record);
 // result: tile_mut<T, R, C>::rows() ≤ R, cols() ≤ C; chunk_mut<T, K>::size() ≤ K.
 std::optional<unsigned> piece_extent_argument(const clang::CXXMethodDecl* method);
 
+// A claim on an exclusive view whose partition depends on a run-time argument: the stride of
+// get_mut_pair and get_mut_radix<R>, the size of get_mut_block_region. Claims with two values of
+// it overlap, so that argument must be one value for the whole launch.
+struct SizedClaim {
+  unsigned argument;        // which argument of the call
+  llvm::StringLiteral what; // "stride", "region size"
+};
+std::optional<SizedClaim> sized_claim(const clang::CXXMethodDecl* method);
+
 bool is_shared_array(const clang::CXXRecordDecl* record);
 bool is_block_shared(const clang::NamedDecl* decl);  // the function block::shared, for codegen
 bool is_unsafe_block(const clang::CXXRecordDecl* record);

@@ -404,6 +404,34 @@ class pair_mut {
   std::size_t first_, stride_;
 };
 
+// The R elements of an exclusive output one thread owns in a radix-R butterfly stage (a Walsh
+// or FFT stage of radix 4, say): with stride s, a power of two the same for every thread of the
+// launch, the thread whose witness is i owns first = (i − lo)·R + lo, where lo = i & (s − 1),
+// and first + s, …, first + (R − 1)·s. pair_mut is the radix-2 case. Empty (false) when the last
+// lies past the view's end.
+template <class T, int R>
+class radix_mut {
+ public:
+  radix_mut(const radix_mut&) = delete;
+  radix_mut& operator=(const radix_mut&) = delete;
+  CARBIDE_DEVICE explicit operator bool() const { return data_ != nullptr; }
+  CARBIDE_DEVICE T& operator[](int k) const {
+#if defined(__CUDACC__) && defined(CARBIDE_CHECKED)
+    if (k < 0 || k >= R) detail::fail_check();
+#endif
+    return data_[index(k)];
+  }
+  // Where element k lies in the view: first + k·s.
+  CARBIDE_DEVICE std::size_t index(int k) const { return first_ + std::size_t(k) * stride_; }
+
+ private:
+  friend struct detail::witness_factory;
+  CARBIDE_DEVICE radix_mut(T* data, std::size_t first, std::size_t stride)
+      : data_(data), first_(first), stride_(stride) {}
+  T* data_;  // null when empty
+  std::size_t first_, stride_;
+};
+
 // The elements a thread owns of its block's region of an exclusive output: block b owns the n
 // elements [b·n, b·n + n) (cut at the view's end) and deals them out in turn, so thread t of a
 // B-thread block owns t, t + B, t + 2·B, … of them — the 256 bins a 192-thread block writes.
@@ -613,6 +641,19 @@ class disjoint_span {
     const std::size_t first = 2 * own.get() - (own.get() & (stride - 1));
     return detail::witness_factory::make<pair_mut<T>>(first + stride < size_ ? data_ : nullptr,
                                                       first, stride);
+  }
+  // The radix-R butterfly group of the thread whose witness is i at stride s (see radix_mut):
+  // s must be a power of two and the same for every thread of the launch.
+  template <int R>
+  CARBIDE_DEVICE radix_mut<T, R> get_mut_radix(const thread::index_1d_witness& own, std::size_t stride) const {
+    static_assert(R >= 2, "a butterfly has at least two elements");
+#if defined(__CUDACC__) && defined(CARBIDE_CHECKED)
+    if (stride == 0 || (stride & (stride - 1)) != 0) detail::fail_check();
+#endif
+    const std::size_t lo = own.get() & (stride - 1);
+    const std::size_t first = (own.get() - lo) * R + lo;
+    return detail::witness_factory::make<radix_mut<T, R>>(
+        first + (R - 1) * stride < size_ ? data_ : nullptr, first, stride);
   }
   // The leader form: element b of a per-block output (a reduction's partial, a scan's block
   // total) for block b of the launch (counted x fastest), given to the block's local thread 0;
