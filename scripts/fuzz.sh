@@ -19,11 +19,13 @@ corpus=$build/corpus
 findings=$build/findings
 mkdir -p "$corpus" "$findings"
 # Seeds: every source the tests and samples hold (libFuzzer keeps the corpus it grows).
-find "$root/tests/rules" "$root/tests/lit" "$root/tests/textbook" "$root/samples" \
+find "$root/tests/rules" "$root/tests/lit" "$root/tests/textbook" "$root/tests/fuzz/regressions" "$root/samples" \
   -name '*.cpp' -size -64k -exec cp -n {} "$corpus/" \;
 cd "$findings"
-ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=print_stacktrace=1 \
-  "$build/tests/fuzz/carbide_fuzz" "$corpus" -dict="$root/tests/fuzz/carbide.dict" \
+export ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=print_stacktrace=1
+# First every input a past run found a defect with (tests/fuzz/regressions), once each.
+"$build/tests/fuzz/carbide_fuzz" "$root"/tests/fuzz/regressions/* -timeout=60 -rss_limit_mb=4096
+"$build/tests/fuzz/carbide_fuzz" "$corpus" -dict="$root/tests/fuzz/carbide.dict" \
   -max_total_time="$seconds" -timeout=60 -rss_limit_mb=4096 -max_len=16384 \
   -print_final_stats=1 -artifact_prefix="$findings/"
 echo "fuzz: ${seconds} s, no crash, hang or sanitizer report"

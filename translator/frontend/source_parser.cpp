@@ -85,7 +85,7 @@ std::unique_ptr<clang::tooling::CompilationDatabase> database(const FrontendOpti
 }  // namespace
 
 std::unique_ptr<clang::ASTUnit> parse_source(const std::string& path, const FrontendOptions& options,
-                                             const std::optional<VirtualHeader>& api,
+                                             const VirtualHeader* api,
                                              clang::DiagnosticConsumer& consumer,
                                              ParseDepth depth) {
   std::string error;

@@ -42,9 +42,10 @@ class CountingConsumer : public clang::DiagnosticConsumer {
 // which is all the module API needs and several times faster on a file of many kernels.
 enum class ParseDepth { Full, DeclarationsOnly };
 
-// Null when Clang could not even start (no such file, unreadable compile database).
+// Null when Clang could not even start (no such file, unreadable compile database). `api` (may
+// be null) is mapped without a copy: it must outlive the returned AST.
 std::unique_ptr<clang::ASTUnit> parse_source(const std::string& path, const FrontendOptions& options,
-                                             const std::optional<VirtualHeader>& api,
+                                             const VirtualHeader* api,
                                              clang::DiagnosticConsumer& consumer,
                                              ParseDepth depth = ParseDepth::Full);
 

@@ -44,24 +44,23 @@ std::optional<Analysis> analyze(const std::string& path, const PipelineOptions& 
   // API needs. Host code that calls the API would not compile yet, which is why this pass
   // prints nothing.
   frontend::CountingConsumer silent;
-  auto declarations = frontend::parse_source(path, options.frontend, std::nullopt, silent,
+  auto declarations = frontend::parse_source(path, options.frontend, nullptr, silent,
                                              frontend::ParseDepth::DeclarationsOnly);
   if (!declarations) {
     report_file_error(diagnostics, path, "clang could not parse this file");
     return std::nullopt;
   }
   Analysis analysis;
-  analysis.api_header_path = virtual_api_path(path);
   const model::Program declared = model::build_program(declarations->getASTContext());
-  const frontend::VirtualHeader api{analysis.api_header_path,
-                                    codegen::generate_api_header(declared)};
+  analysis.api_header = std::make_unique<const frontend::VirtualHeader>(
+      frontend::VirtualHeader{virtual_api_path(path), codegen::generate_api_header(declared)});
   // Second pass, printed: everything, with the module API declared.
   // Clang's printers share ownership of their options.
   llvm::IntrusiveRefCntPtr<clang::DiagnosticOptions> printer_options(new clang::DiagnosticOptions);
   printer_options->ShowColors = options.colors;
   clang::TextDiagnosticPrinter printer(diagnostics, printer_options.get());
   frontend::CountingConsumer counted(&printer);
-  analysis.ast = frontend::parse_source(path, options.frontend, api, counted);
+  analysis.ast = frontend::parse_source(path, options.frontend, analysis.api_header.get(), counted);
   if (!analysis.ast) {
     report_file_error(diagnostics, path, "clang could not parse this file");
     return std::nullopt;

@@ -29,11 +29,13 @@ struct UnsafeSite {
 };
 
 struct Analysis {
+  // The force-included API header's text. Clang maps it without copying, so the AST's source
+  // manager reads these bytes for as long as `ast` lives (declared first: destroyed last).
+  std::unique_ptr<const frontend::VirtualHeader> api_header;
   std::unique_ptr<clang::ASTUnit> ast;
   model::Program program;
   std::unique_ptr<diag::DiagnosticsEngine> engine;
   bool clang_errors = false;
-  std::string api_header_path;  // the in-memory header the parse force-included
   std::vector<UnsafeSite> unsafe_sites;
   // Shared-memory subscripts the contract proves in range; codegen leaves their checks out.
   std::vector<const clang::CXXOperatorCallExpr*> proven_subscripts;

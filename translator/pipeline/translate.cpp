@@ -149,7 +149,7 @@ Outcome translate_file(const std::string& path, const std::string& out_dir,
   for (const auto& file : files) targets.push_back(file.path);
   files.push_back({base + ".carbide.d",
                    output::make_depfile(targets, analysis->ast->getSourceManager(),
-                                        {analysis->api_header_path})});
+                                        {analysis->api_header->path})});
   const output::OutputFile manifest =
       output::make_manifest(out.str().str(), stem, compiled.cache_key, files);
   if (std::string error = output::write_set(out.str().str(), files, manifest); !error.empty()) {
