@@ -15,25 +15,22 @@ constexpr unsigned kPiece = 1u << kPieceLog2;  // floats a block transforms in s
 constexpr unsigned kPieceThreads = kPiece / 4;
 constexpr unsigned kStageThreads = 256;        // fastWalshTransform's THREAD_N
 
+// The radix-4 Walsh butterfly on four values in place, as fastWalshTransform writes it.
+void butterfly4(float& d0, float& d1, float& d2, float& d3) {
+  const float a = d0 + d2, b = d0 - d2, c = d1 + d3, d = d1 - d3;
+  d0 = a + c;
+  d1 = a - c;
+  d2 = b + d;
+  d3 = b - d;
+}
+
 // One radix-4 stage at `stride`: the four elements i0, i0 + s, i0 + 2s, i0 + 3s of each thread.
 CARBIDE_KERNEL
 CARBIDE_LAUNCH_BOUNDS(kStageThreads)
 CARBIDE_LAUNCH_CONTRACT(domain = 1, block = (kStageThreads, 1, 1))
 void radix4_stage(carbide::disjoint_span<float> data, unsigned stride) {
   auto idx = carbide::thread::index_1d();
-  if (auto four = data.get_mut_radix<4>(idx, stride)) {
-    float d0 = four[0], d1 = four[1], d2 = four[2], d3 = four[3];
-    float t = d0;
-    d0 = d0 + d2;
-    d2 = t - d2;
-    t = d1;
-    d1 = d1 + d3;
-    d3 = t - d3;
-    four[0] = d0 + d1;
-    four[1] = d0 - d1;
-    four[2] = d2 + d3;
-    four[3] = d2 - d3;
-  }
+  if (auto four = data.get_mut_radix<4>(idx, stride)) butterfly4(four[0], four[1], four[2], four[3]);
 }
 
 // Each block transforms its own 2^11 floats in shared memory: radix-4 stages, then one radix-2
@@ -56,16 +53,11 @@ void transform_pieces(carbide::disjoint_span<float> data) {
     const unsigned i1 = i0 + stride, i2 = i1 + stride, i3 = i2 + stride;
     carbide::block::sync();
     float d0 = s_data[i0], d1 = s_data[i1], d2 = s_data[i2], d3 = s_data[i3];
-    float t = d0;
-    d0 = d0 + d2;
-    d2 = t - d2;
-    t = d1;
-    d1 = d1 + d3;
-    d3 = t - d3;
-    s_data[i0] = d0 + d1;
-    s_data[i1] = d0 - d1;
-    s_data[i2] = d2 + d3;
-    s_data[i3] = d2 - d3;
+    butterfly4(d0, d1, d2, d3);
+    s_data[i0] = d0;
+    s_data[i1] = d1;
+    s_data[i2] = d2;
+    s_data[i3] = d3;
   }
   carbide::block::sync();
   for (unsigned pos = tid; pos < kPiece / 2; pos += kPieceThreads) {
