@@ -70,6 +70,14 @@ void coordinates(carbide::disjoint_span2d<float> m) {
   if (float* e = m.get_mut(at)) *e = float(at.row() * 1000 + at.col());
 }
 
+// A matrix one launch wrote, read by (row, col) in the next: out = inᵀ.
+CARBIDE_KERNEL
+CARBIDE_LAUNCH_CONTRACT(domain = 2, block = (16, 16, 1))
+void transpose_read(carbide::span2d<const float> in, carbide::disjoint_span2d<float> out) {
+  auto at = carbide::thread::index_2d();
+  if (float* e = out.get_mut(at)) *e = in(at.col(), at.row());
+}
+
 // Each thread writes its 4 × 2 piece: column by column into `by_columns`, row by row into
 // `by_rows`; pieces cut by the matrix's edges store only their own elements.
 CARBIDE_KERNEL

@@ -111,6 +111,18 @@ TEST(Vocabulary, LaunchesChainThroughFlatMatricesAndDeviceCopies) {
   EXPECT_EQ(wrong, 0u);
   auto shorter = carbide::DeviceBuffer<float>::zeroed(stream, rows * cols - 1);
   EXPECT_THROW(shorter.copy_from(stream, plus_one), carbide::Error);
+
+  // The written matrix read by (row, col) through a span2d in the next launch.
+  auto transposed = carbide::DeviceBuffer2D<float>::from_host(stream, poisoned(rows * cols), cols, rows);
+  module.transpose_read(stream,
+                        module.prepare_transpose_read(carbide::LaunchConfig2D(
+                            {carbide::div_ceil(rows, 16), carbide::div_ceil(cols, 16), 1}, {16, 16, 1})),
+                        m, transposed);
+  const auto t = transposed.to_host_vec(stream);
+  wrong = 0;
+  for (std::size_t c = 0; c < cols; ++c)
+    for (std::size_t r = 0; r < rows; ++r) wrong += t[c * rows + r] != float(r * 1000 + c);
+  EXPECT_EQ(wrong, 0u);
 }
 
 TEST(Vocabulary, TilePiecesStoreByRowAndByColumnUpToTheEdges) {

@@ -209,6 +209,19 @@ class Encoder {
     return found->second;
   }
 
+  // The part of a loop's increment that is `site`: the whole increment, or one operand of a
+  // comma list (`pos += blockDim.x, ++k` steps two counters).
+  static const clang::Expr* step_in(const clang::Expr* increment, const clang::Stmt* site) {
+    if (increment == nullptr) return nullptr;
+    increment = increment->IgnoreImplicit()->IgnoreParens();
+    if (increment == site) return increment;
+    if (const auto* comma = llvm::dyn_cast<clang::BinaryOperator>(increment); comma && comma->isCommaOp()) {
+      if (const clang::Expr* left = step_in(comma->getLHS(), site)) return left;
+      return step_in(comma->getRHS(), site);
+    }
+    return nullptr;
+  }
+
   // A counter declared in a for loop's head: a fresh value that starts at the initializer and
   // moves by the loop's step (a constant stride, or doubling and halving). The loop's condition
   // reaches the access as a path condition.
@@ -216,9 +229,8 @@ class Encoder {
     if (auto found = variables_.find({var, owner}); found != variables_.end()) return found->second;
     const Term counter = variable_symbol(var, owner);
     const llvm::ArrayRef<const clang::Stmt*> sites = values_.definition_sites(var);
-    const clang::Expr* step = loop.getInc() ? loop.getInc()->IgnoreImplicit()->IgnoreParens() : nullptr;
-    if (!var->getInit() || sites.size() != 2 || step == nullptr || sites[1] != step)
-      return counter;  // assigned elsewhere too: any value
+    const clang::Expr* step = sites.size() == 2 ? step_in(loop.getInc(), sites[1]) : nullptr;
+    if (!var->getInit() || step == nullptr) return counter;  // assigned elsewhere too: any value
     auto start = value_as(var->getInit(), var->getType(), owner == kShared ? 0 : owner, depth + 1);
     if (!start) return counter;
     const unsigned bits = width(var->getType());

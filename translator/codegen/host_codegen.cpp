@@ -28,6 +28,8 @@ std::string host_parameter(const model::Parameter& param) {
   switch (param.kind) {
     case ParamKind::ReadView:
       return "const carbide::DeviceBuffer<" + param.element_type + ">& " + param.name;
+    case ParamKind::ReadView2D:
+      return "const carbide::DeviceBuffer2D<" + param.element_type + ">& " + param.name;
     case ParamKind::ExclusiveView:
     case ParamKind::AtomicView:
       return "carbide::DeviceBuffer<" + param.element_type + ">& " + param.name;
@@ -132,7 +134,7 @@ std::string argument_setup(const model::Kernel& kernel) {
             ",\n      {\n" + buffers + "});\n";
   for (const model::Parameter& param : kernel.params) {
     std::string arg;
-    if (param.kind == ParamKind::ReadView)
+    if (param.kind == ParamKind::ReadView || param.kind == ParamKind::ReadView2D)
       text += "  auto " + param.name + "_view = carbide::detail::read_view(" + param.name + ");\n";
     else if (param.kind == ParamKind::ExclusiveView || param.kind == ParamKind::ExclusiveView2D)
       text += "  auto " + param.name + "_view = carbide::detail::exclusive_view(" + param.name + ");\n";

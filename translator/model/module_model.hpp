@@ -17,6 +17,7 @@ namespace carbide::model {
 
 enum class ParamKind {
   ReadView,       // carbide::span<const T>
+  ReadView2D,     // carbide::span2d<const T>
   ExclusiveView,  // carbide::disjoint_span<T>
   ExclusiveView2D,  // carbide::disjoint_span2d<T>
   AtomicView,     // carbide::atomic_span<T>
@@ -38,7 +39,9 @@ inline bool is_exclusive(ParamKind kind) {
   return kind == ParamKind::ExclusiveView || kind == ParamKind::ExclusiveView2D ||
          kind == ParamKind::AtomicView;
 }
-inline bool is_view(ParamKind kind) { return kind == ParamKind::ReadView || is_exclusive(kind); }
+inline bool is_view(ParamKind kind) {
+  return kind == ParamKind::ReadView || kind == ParamKind::ReadView2D || is_exclusive(kind);
+}
 
 struct Parameter {
   const clang::ParmVarDecl* decl = nullptr;

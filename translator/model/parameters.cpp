@@ -92,15 +92,18 @@ Parameter classify_parameter(const clang::ParmVarDecl* param, clang::ASTContext&
     result.unsupported = UnsupportedParam::Reference;
     return result;
   }
-  if (const auto* view = carbide_view(type, vocabulary::View::Read)) {
-    const clang::QualType element = element_of(view);
-    result.element_type = spell_type(element.getUnqualifiedType(), context);
-    if (!element.isConstQualified()) {
-      result.unsupported = UnsupportedParam::MutableSharedView;
+  for (auto [view_kind, kind] : {std::pair{vocabulary::View::Read, ParamKind::ReadView},
+                                 std::pair{vocabulary::View::Read2D, ParamKind::ReadView2D}}) {
+    if (const auto* view = carbide_view(type, view_kind)) {
+      const clang::QualType element = element_of(view);
+      result.element_type = spell_type(element.getUnqualifiedType(), context);
+      if (!element.isConstQualified()) {
+        result.unsupported = UnsupportedParam::MutableSharedView;
+        return result;
+      }
+      if (name_user_type(element, context, result)) result.kind = kind;
       return result;
     }
-    if (name_user_type(element, context, result)) result.kind = ParamKind::ReadView;
-    return result;
   }
   for (auto [view_kind, kind] : {std::pair{vocabulary::View::Exclusive, ParamKind::ExclusiveView},
                                  std::pair{vocabulary::View::Exclusive2D, ParamKind::ExclusiveView2D},

@@ -91,6 +91,7 @@ constexpr NamedType kWitnesses[] = {
 
 constexpr NamedType kViews[] = {
     {"carbide::span", int(View::Read)},
+    {"carbide::span2d", int(View::Read2D)},
     {"carbide::disjoint_span", int(View::Exclusive)},
     {"carbide::disjoint_span2d", int(View::Exclusive2D)},
     {"carbide::atomic_span", int(View::Atomic)},

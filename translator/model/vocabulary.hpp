@@ -66,7 +66,7 @@ std::optional<Witness> witness_made_by(const clang::CallExpr* call);
 bool is_witness_read(const clang::Expr* expr, Witness kind);
 
 // The parameter views.
-enum class View { Read, Exclusive, Exclusive2D, Atomic };
+enum class View { Read, Read2D, Exclusive, Exclusive2D, Atomic };
 std::optional<View> view_kind(const clang::CXXRecordDecl* record);
 
 // A thread's own piece of an exclusive view, with the template argument that bounds a method's

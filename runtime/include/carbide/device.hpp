@@ -694,6 +694,33 @@ class disjoint_span {
   std::size_t size_ = 0;
 };
 
+// Row-major 2-D input shared by every thread, read by (row, col): what a DeviceBuffer2D one launch
+// wrote is to the next. Reads go through span's read-only path; a checked build traps on a row
+// or a column past the edge instead of reading the next row or another allocation.
+template <class T>
+class span2d {
+  static_assert(std::is_const_v<T>, "carbide::span2d is read-only: write carbide::span2d<const T>");
+
+ public:
+  using element_type = T;
+  CARBIDE_HOST_DEVICE std::size_t rows() const { return rows_; }
+  CARBIDE_HOST_DEVICE std::size_t cols() const { return cols_; }
+  CARBIDE_HOST_DEVICE std::size_t pitch() const { return pitch_; }  // elements between rows
+  CARBIDE_DEVICE decltype(auto) operator()(std::size_t row, std::size_t col) const {
+#if defined(CARBIDE_CHECKED)
+    // A column past the edge selects an index past the end, which the span refuses.
+    return elements_[col < cols_ ? row * pitch_ + col : elements_.size()];
+#else
+    return elements_[row * pitch_ + col];
+#endif
+  }
+
+ private:
+  friend struct detail::view_access;
+  span<T> elements_;  // rows × pitch
+  std::size_t rows_ = 0, cols_ = 0, pitch_ = 0;
+};
+
 // Row-major 2-D output: each thread reaches only the element at its own (row, col).
 template <class T>
 class disjoint_span2d {
@@ -825,6 +852,16 @@ struct view_access {
     View view;
     view.data_ = data;
     view.size_ = size;
+    return view;
+  }
+  template <class T>
+  static span2d<const T> make_read_2d(const T* data, std::size_t rows, std::size_t cols,
+                                      std::size_t pitch) {
+    span2d<const T> view;
+    view.elements_ = make<span<const T>>(data, rows * pitch);
+    view.rows_ = rows;
+    view.cols_ = cols;
+    view.pitch_ = pitch;
     return view;
   }
   template <class T>

@@ -276,6 +276,11 @@ auto read_view(const DeviceBuffer<T>& buffer) {
                                            buffer.size());
 }
 template <class T>
+auto read_view(const DeviceBuffer2D<T>& buffer) {
+  return view_access::make_read_2d<T>(reinterpret_cast<const T*>(buffer.device_ptr()), buffer.rows(),
+                                      buffer.cols(), buffer.pitch());
+}
+template <class T>
 auto exclusive_view(DeviceBuffer<T>& buffer) {
   return view_access::make<disjoint_span<T>>(reinterpret_cast<T*>(buffer.device_ptr()),
                                               buffer.size());

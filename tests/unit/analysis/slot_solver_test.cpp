@@ -46,6 +46,13 @@ TEST(SlotSolver, BlockStrideLoop) {
   EXPECT_FALSE(distinct("for (unsigned i = t; i < 256; i += 64) s[i] = 0;", 192, {"i"}));
 }
 
+// Two counters stepped by a comma list (`pos += B, ++k`): each keeps its own step.
+TEST(SlotSolver, CommaSteppedCounters) {
+  EXPECT_TRUE(distinct("for (unsigned i = t, k = 0; i < 256; i += carbide::thread::block_dim().x, ++k) s[i] = k;",
+                       192, {"i", "k"}));
+  EXPECT_FALSE(distinct("for (unsigned i = t, k = 0; i < 256; i += 64, ++k) s[i] = k;", 192, {"i", "k"}));
+}
+
 TEST(SlotSolver, ConstantStepLoop) {
   EXPECT_TRUE(distinct("const unsigned tx = t % 32, ty = t / 32;\n"
                        "for (int j = 0; j < 32; j += 8) s[(ty + j) * 33 + tx] = 0;", 256, {"j"}));
