@@ -2,6 +2,7 @@
 // its kind (a device-to-device copy of the same bytes), all in one run: medians of CUDA-event
 // timings after warm-up. Prints a table and writes it to the file named by argv[1].
 #include "bitonic.carbide.hpp"
+#include "convolution.carbide.hpp"
 #include "histogram.carbide.hpp"
 #include "reduction.carbide.hpp"
 #include "saxpy.carbide.hpp"
@@ -10,12 +11,17 @@
 #include "softmax.carbide.hpp"
 #include "stencil.carbide.hpp"
 
-// stencil.cpp's kernel argument, which the generated header only declares.
+// stencil.cpp's and convolution.cpp's kernel arguments, which the generated headers only declare.
 namespace stencil {
 struct Weights {
   float tap[9];
 };
 }  // namespace stencil
+namespace convolution {
+struct Kernel {
+  float c_Kernel[17];
+};
+}  // namespace convolution
 #include "transpose.carbide.hpp"
 #include "twins.hpp"
 #include "vecadd.carbide.hpp"
@@ -356,6 +362,36 @@ int main(int argc, char** argv) {
     twin_walsh();
     row.agreement = relative_difference(from_carbide, data.to_host_vec(stream));
     rows.push_back(row);
+  }
+
+  {
+    // A separable 17-tap convolution of 3072 × 3072 floats, as samples/convolution: the rows pass
+    // into a buffer, then the columns pass from it; each pass reads and writes the image once.
+    const int width = 3072, height = 3072;
+    const std::size_t n = std::size_t(width) * height;
+    auto image = carbide::DeviceBuffer<float>::from_host(stream, random_floats(n, generator));
+    auto rows_out = carbide::DeviceBuffer2D<float>::zeroed(stream, height, width);
+    auto out = carbide::DeviceBuffer2D<float>::zeroed(stream, height, width);
+    convolution::Kernel taps{};
+    const std::vector<float> weights = random_floats(17, generator);
+    std::copy(weights.begin(), weights.end(), taps.c_Kernel);
+    reference::set_convolution_taps(weights.data());
+    auto module = convolution::load(ctx);
+    using namespace convolution;
+    const auto rows_pass = module.prepare_convolutionRowsKernel(carbide::LaunchConfig2D(
+        {unsigned(width / 128), unsigned(height / 4), 1}, {16, 4, 1}));
+    const auto columns_pass = module.prepare_convolutionColumnsKernel(carbide::LaunchConfig2D(
+        {unsigned(width / 16), unsigned(height / 64), 1}, {16, 8, 1}));
+    float* out_raw = reinterpret_cast<float*>(out.device_ptr());
+    float* rows_raw = reinterpret_cast<float*>(rows_out.device_ptr());
+    rows.push_back(measure("separable convolution 3072², 17 taps", 4.0 * n * sizeof(float),
+                           [&] {
+                             module.convolutionRowsKernel(stream, rows_pass, rows_out, image, width, height, width, taps);
+                             module.convolutionColumnsKernel(stream, columns_pass, out, rows_out.flat(), width, height,
+                                                             width, taps);
+                           },
+                           [&] { reference::launch_convolution(out_raw, rows_raw, raw(image), width, height); },
+                           [&] { return out.to_host_vec(stream); }));
   }
 
   cublasHandle_t cublas = nullptr;

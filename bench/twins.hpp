@@ -16,5 +16,7 @@ void launch_softmax(const float* in, float* out, unsigned rows);
 void launch_scan(const float* in, std::size_t n, float* out, float* scratch);
 void launch_bitonic_sort(float* keys, std::size_t n);  // n a power of two, at least 512
 void launch_walsh(float* data, std::size_t n);  // n = 2^k, k odd and at least 11
+void set_convolution_taps(const float* taps);  // 17 taps, to __constant__ memory
+void launch_convolution(float* dst, float* buffer, const float* src, int width, int height);
 void launch_sgemm(const float* a, const float* b, float* c, std::uint32_t m, std::uint32_t n, std::uint32_t k);
 }  // namespace reference
