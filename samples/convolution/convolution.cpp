@@ -3,8 +3,23 @@
 // halo of 16 columns each side staged in shared memory), then a columns pass (16 × 8 blocks, the
 // same along columns) that reads the rows pass's output on the device. Each thread owns its eight
 // outputs through a strided tile (columns tx + 16·k of its row, rows ty + 8·k of its column); the
-// taps travel as a kernel argument (the constant bank). The kernels are the textbook port in
-// tests/textbook/convolution_separable.cpp, which says what changed from the sample.
+// taps travel as a kernel argument (the constant bank). KERNEL_RADIUS = 8; imageW is a multiple
+// of 16 · 8 and imageH of 8 · 8, as the sample asserts. tests/textbook/convolution_separable.cpp
+// checks that `carbide check` accepts these kernels with no finding.
+//
+// Changed from the textbook:
+// - `__constant__ float c_Kernel[KERNEL_LENGTH]` (set by cudaMemcpyToSymbol) → a kernel argument
+//   struct `Kernel` (the constant bank, as samples/stencil does);
+// - `s_Data[ty][tx + i * 16]` → `s_Data[ty * ROWS_W + tx + i * 16]` (ROWS_W = 160), and for the
+//   columns kernel `s_Data[tx][ty + i * 8]` → `s_Data[tx * COLUMNS_H + ty + i * 8]` (COLUMNS_H = 81);
+// - `d_Src += baseY * pitch + baseX; … d_Src[i * 16]` (pointer offset) → `d_Src[src0 + i * 16]`
+//   with src0 = baseY·pitch + baseX;
+// - `d_Dst[i * 16] = sum` for i = HALO … HALO + RESULT − 1: the thread's outputs are columns
+//   baseX + 16·i of row baseY, i.e. columns 128·bx + tx + 16·k, k < 8: exactly
+//   `get_mut_strided_tile<1, 8>(index_2d())` (for columns: rows 64·by + ty + 8·k,
+//   `get_mut_strided_tile<8, 1>`); `mine.store(0, i - HALO, sum)`;
+// - `cg::sync(cta)` → `block::sync()`; threadIdx/blockIdx → thread_idx()/block_idx(); the
+//   sample's `int` arithmetic kept.
 #include <carbide/carbide.hpp>
 
 #include "../common/sample_check.hpp"
