@@ -191,10 +191,11 @@ void walsh_on_host(std::vector<float>& values) {
       }
 }
 
-// A whole Walsh-Hadamard transform, one launch per stride, against the host's: every element
-// owned by exactly one thread at every stride, the last (partial) block's pairs included.
-TEST(Vocabulary, ButterflyPairsTransformInPlace) {
-  CARBIDE_REQUIRE_DEVICE();
+// A whole Walsh-Hadamard transform of 4096 floats through butterflies of `radix` (2: get_mut_pair,
+// 4: get_mut_radix<4>), one launch per stage, against the host's: every element owned by exactly
+// one thread at every stage, with one block more than the groups need (their groups lie past the
+// end and are empty).
+void expect_walsh_in_place(unsigned radix) {
   auto ctx = carbide::Context::create(0);
   auto stream = ctx.default_stream();
   const std::size_t n = std::size_t(1) << 12;
@@ -203,34 +204,12 @@ TEST(Vocabulary, ButterflyPairsTransformInPlace) {
   auto data = carbide::DeviceBuffer<float>::from_host(stream, values);
   auto claims = carbide::DeviceBuffer<unsigned>::zeroed(stream, n);
   auto module = gpu_vocabulary::load(ctx);
-  // One block more than the n/2 pairs need: those threads' pairs lie past the end and are empty.
-  const auto prepared = module.prepare_walsh_step(carbide::LaunchConfig1D(n / 2 / kBlock + 1, kBlock));
-  unsigned strides = 0;
-  for (unsigned stride = 1; stride < n; stride *= 2, ++strides) module.walsh_step(stream, prepared, data, stride, claims);
-  walsh_on_host(values);
-  const auto result = data.to_host_vec(stream);
-  const auto counts = claims.to_host_vec(stream);
-  std::size_t wrong = 0;
-  for (std::size_t i = 0; i < n; ++i) wrong += result[i] != values[i] || counts[i] != strides;
-  EXPECT_EQ(wrong, 0u);
-}
-
-// The leader and region forms number blocks x fastest over a 2-D grid; the last region is cut
-// at the view's end and the blocks past the totals' end get no element.
-// The same transform in radix-4 stages (4096 = 4^6): four elements a thread, each owned once.
-TEST(Vocabulary, RadixFourGroupsTransformInPlace) {
-  CARBIDE_REQUIRE_DEVICE();
-  auto ctx = carbide::Context::create(0);
-  auto stream = ctx.default_stream();
-  const std::size_t n = std::size_t(1) << 12;
-  std::vector<float> values(n);
-  for (std::size_t i = 0; i < n; ++i) values[i] = float(int(i % 5) - 2);
-  auto data = carbide::DeviceBuffer<float>::from_host(stream, values);
-  auto claims = carbide::DeviceBuffer<unsigned>::zeroed(stream, n);
-  auto module = gpu_vocabulary::load(ctx);
-  const auto prepared = module.prepare_walsh4_step(carbide::LaunchConfig1D(n / 4 / kBlock + 1, kBlock));
+  const carbide::LaunchConfig1D config(n / radix / kBlock + 1, kBlock);
   unsigned stages = 0;
-  for (unsigned stride = 1; stride < n; stride *= 4, ++stages) module.walsh4_step(stream, prepared, data, stride, claims);
+  for (unsigned stride = 1; stride < n; stride *= radix, ++stages) {
+    if (radix == 2) module.walsh_step(stream, module.prepare_walsh_step(config), data, stride, claims);
+    else module.walsh4_step(stream, module.prepare_walsh4_step(config), data, stride, claims);
+  }
   walsh_on_host(values);
   const auto result = data.to_host_vec(stream);
   const auto counts = claims.to_host_vec(stream);
@@ -239,6 +218,18 @@ TEST(Vocabulary, RadixFourGroupsTransformInPlace) {
   EXPECT_EQ(wrong, 0u);
 }
 
+TEST(Vocabulary, ButterflyPairsTransformInPlace) {
+  CARBIDE_REQUIRE_DEVICE();
+  expect_walsh_in_place(2);
+}
+
+TEST(Vocabulary, RadixFourGroupsTransformInPlace) {
+  CARBIDE_REQUIRE_DEVICE();
+  expect_walsh_in_place(4);
+}
+
+// The leader and region forms number blocks x fastest over a 2-D grid; the last region is cut
+// at the view's end and the blocks past the totals' end get no element.
 TEST(Vocabulary, BlockRegionsAndLeadersCoverTheirElementsOnce) {
   CARBIDE_REQUIRE_DEVICE();
   auto ctx = carbide::Context::create(0);
