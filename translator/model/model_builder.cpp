@@ -97,6 +97,11 @@ contract::NameValue resolve_name(clang::ASTContext& context, const clang::Functi
     return std::string("it is not an integral constant");
   if (!var->isConstexpr() && !var->getType().isConstQualified())
     return std::string("it is not constexpr");
+  // The model is built from parses that may have failed: Clang's evaluator must not see an
+  // initializer it could not parse (it crashes on one).
+  const clang::Expr* init = var->getInit();
+  if (var->isInvalidDecl() || init == nullptr || init->containsErrors() || init->isValueDependent())
+    return std::string("its value is not a constant expression");
   const clang::APValue* value = var->evaluateValue();
   if (value == nullptr || !value->isInt())
     return std::string("its value is not a constant expression");
@@ -129,7 +134,8 @@ std::optional<LaunchBounds> read_bounds(clang::ASTContext& context,
   bounds.location = context.getSourceManager().getExpansionLoc(attr->getLocation());
   std::vector<std::uint64_t> values;
   for (const clang::Expr* arg : attr->args()) {
-    auto value = arg->getIntegerConstantExpr(context);
+    auto value = arg->containsErrors() || arg->isValueDependent() ? std::nullopt
+                                                                   : arg->getIntegerConstantExpr(context);
     values.push_back(value && value->isStrictlyPositive() ? value->getZExtValue() : 0);
   }
   if (!values.empty()) bounds.max_threads = values[0];
