@@ -19,7 +19,8 @@
 //   `get_mut_strided_tile<1, 8>(index_2d())` (for columns: rows 64·by + ty + 8·k,
 //   `get_mut_strided_tile<8, 1>`); `mine.store(0, i - HALO, sum)`;
 // - `cg::sync(cta)` → `block::sync()`; threadIdx/blockIdx → thread_idx()/block_idx(); the
-//   sample's `int` arithmetic kept.
+//   sample's `int` arithmetic and its `#pragma unroll` on every loop kept (with the taps a
+//   kernel argument, an unrolled tap loop reads them from the constant bank by fixed offsets).
 #include <carbide/carbide.hpp>
 
 #include "../common/sample_check.hpp"
@@ -56,17 +57,20 @@ void convolutionRowsKernel(carbide::disjoint_span2d<float> d_Dst, carbide::span<
   const int src0 = baseY * pitch + baseX;
 
   // Load main data
+  #pragma unroll
   for (int i = ROWS_HALO_STEPS; i < ROWS_HALO_STEPS + ROWS_RESULT_STEPS; i++) {
     s_Data[ty * ROWS_W + tx + i * ROWS_BLOCKDIM_X] = d_Src[src0 + i * ROWS_BLOCKDIM_X];
   }
 
   // Load left halo
+  #pragma unroll
   for (int i = 0; i < ROWS_HALO_STEPS; i++) {
     s_Data[ty * ROWS_W + tx + i * ROWS_BLOCKDIM_X] =
         (baseX >= -i * ROWS_BLOCKDIM_X) ? d_Src[src0 + i * ROWS_BLOCKDIM_X] : 0;
   }
 
   // Load right halo
+  #pragma unroll
   for (int i = ROWS_HALO_STEPS + ROWS_RESULT_STEPS; i < ROWS_HALO_STEPS + ROWS_RESULT_STEPS + ROWS_HALO_STEPS; i++) {
     s_Data[ty * ROWS_W + tx + i * ROWS_BLOCKDIM_X] =
         (imageW - baseX > i * ROWS_BLOCKDIM_X) ? d_Src[src0 + i * ROWS_BLOCKDIM_X] : 0;
@@ -76,9 +80,11 @@ void convolutionRowsKernel(carbide::disjoint_span2d<float> d_Dst, carbide::span<
   carbide::block::sync();
 
   if (auto mine = d_Dst.get_mut_strided_tile<1, ROWS_RESULT_STEPS>(own)) {
+    #pragma unroll
     for (int i = ROWS_HALO_STEPS; i < ROWS_HALO_STEPS + ROWS_RESULT_STEPS; i++) {
       float sum = 0;
 
+      #pragma unroll
       for (int j = -KERNEL_RADIUS; j <= KERNEL_RADIUS; j++) {
         sum += k.c_Kernel[KERNEL_RADIUS - j] * s_Data[ty * ROWS_W + tx + i * ROWS_BLOCKDIM_X + j];
       }
@@ -111,17 +117,20 @@ void convolutionColumnsKernel(carbide::disjoint_span2d<float> d_Dst, carbide::sp
   const int src0 = baseY * pitch + baseX;
 
   // Main data
+  #pragma unroll
   for (int i = COLUMNS_HALO_STEPS; i < COLUMNS_HALO_STEPS + COLUMNS_RESULT_STEPS; i++) {
     s_Data[tx * COLUMNS_H + ty + i * COLUMNS_BLOCKDIM_Y] = d_Src[src0 + i * COLUMNS_BLOCKDIM_Y * pitch];
   }
 
   // Upper halo
+  #pragma unroll
   for (int i = 0; i < COLUMNS_HALO_STEPS; i++) {
     s_Data[tx * COLUMNS_H + ty + i * COLUMNS_BLOCKDIM_Y] =
         (baseY >= -i * COLUMNS_BLOCKDIM_Y) ? d_Src[src0 + i * COLUMNS_BLOCKDIM_Y * pitch] : 0;
   }
 
   // Lower halo
+  #pragma unroll
   for (int i = COLUMNS_HALO_STEPS + COLUMNS_RESULT_STEPS;
        i < COLUMNS_HALO_STEPS + COLUMNS_RESULT_STEPS + COLUMNS_HALO_STEPS; i++) {
     s_Data[tx * COLUMNS_H + ty + i * COLUMNS_BLOCKDIM_Y] =
@@ -132,9 +141,11 @@ void convolutionColumnsKernel(carbide::disjoint_span2d<float> d_Dst, carbide::sp
   carbide::block::sync();
 
   if (auto mine = d_Dst.get_mut_strided_tile<COLUMNS_RESULT_STEPS, 1>(own)) {
+    #pragma unroll
     for (int i = COLUMNS_HALO_STEPS; i < COLUMNS_HALO_STEPS + COLUMNS_RESULT_STEPS; i++) {
       float sum = 0;
 
+      #pragma unroll
       for (int j = -KERNEL_RADIUS; j <= KERNEL_RADIUS; j++) {
         sum += k.c_Kernel[KERNEL_RADIUS - j] * s_Data[tx * COLUMNS_H + ty + i * COLUMNS_BLOCKDIM_Y + j];
       }
