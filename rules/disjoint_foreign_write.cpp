@@ -86,20 +86,13 @@ void report_mixed_forms(const RuleContext& context, std::string_view rule) {
     }
 }
 
-bool is_kernel(const RuleContext& context, const clang::FunctionDecl* function) {
-  for (const model::Module& module : context.program.modules)
-    for (const model::Kernel& kernel : module.kernels)
-      if (kernel.decl->getCanonicalDecl() == function->getCanonicalDecl()) return true;
-  return false;
-}
-
 // Pairs at one stride never share an element, but pairs at two strides can; blocks' regions of
 // one size never overlap, of two sizes they do. So the argument a claim's partition depends on
 // must be one value for every thread and the whole kernel (there is no grid-wide barrier between
 // a loop's iterations).
 void report_variant_sizes(const RuleContext& context, std::string_view rule) {
   for (const clang::FunctionDecl* function : context.device.definitions()) {
-    const analysis::LaunchInvariants invariants(context.ast, function, is_kernel(context, function));
+    const analysis::LaunchInvariants invariants(context.ast, function);
     struct Walker : clang::RecursiveASTVisitor<Walker> {
       std::vector<const clang::CXXMemberCallExpr*> claims;
       bool VisitCXXMemberCallExpr(clang::CXXMemberCallExpr* call) {

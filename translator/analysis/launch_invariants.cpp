@@ -1,5 +1,6 @@
 #include "analysis/launch_invariants.hpp"
 
+#include "model/annotations.hpp"
 #include "model/vocabulary.hpp"
 
 #include <clang/AST/ExprCXX.h>
@@ -55,9 +56,8 @@ struct ChangeFinder : clang::RecursiveASTVisitor<ChangeFinder> {
 
 }  // namespace
 
-LaunchInvariants::LaunchInvariants(const clang::ASTContext& ast, const clang::FunctionDecl* function,
-                                   bool is_kernel)
-    : ast_(ast), function_(function), is_kernel_(is_kernel) {
+LaunchInvariants::LaunchInvariants(const clang::ASTContext& ast, const clang::FunctionDecl* function)
+    : ast_(ast), function_(function), is_kernel_(model::is_kernel(function)) {
   ChangeFinder finder;
   if (const clang::Stmt* body = function->getBody()) finder.TraverseStmt(const_cast<clang::Stmt*>(body));
   changed_ = std::move(finder.changed);

@@ -16,8 +16,8 @@ namespace carbide::analysis {
 
 class LaunchInvariants {
  public:
-  // `is_kernel`: a helper's parameters come from callers it cannot see, so they never count.
-  LaunchInvariants(const clang::ASTContext& ast, const clang::FunctionDecl* function, bool is_kernel);
+  // A kernel's by-value parameters count; a helper's come from callers it cannot see, so they never do.
+  LaunchInvariants(const clang::ASTContext& ast, const clang::FunctionDecl* function);
   bool invariant(const clang::Expr* expr) const;
 
  private:

@@ -126,15 +126,19 @@ std::string identity(const std::string& path) {
 // overwrite each other's outputs, so neither is translated and both are reported.
 std::vector<Input> without_clashes(const cli::CommandLine& command, std::vector<Input> inputs,
                                    Tally& tally) {
-  std::map<std::string, std::vector<std::size_t>> by_base;  // output base → inputs
   std::set<std::string> seen;
   std::vector<Input> unique;
   for (Input& input : inputs)
     if (seen.insert(identity(input.path)).second) unique.push_back(std::move(input));
-  for (std::size_t i = 0; i < unique.size(); ++i) by_base[output_base(command, unique[i])].push_back(i);
+  std::vector<std::string> bases;
+  std::map<std::string, std::vector<std::size_t>> by_base;  // output base → inputs
+  for (std::size_t i = 0; i < unique.size(); ++i) {
+    bases.push_back(output_base(command, unique[i]));
+    by_base[bases.back()].push_back(i);
+  }
   std::vector<Input> kept;
   for (std::size_t i = 0; i < unique.size(); ++i) {
-    const std::vector<std::size_t>& sharing = by_base[output_base(command, unique[i])];
+    const std::vector<std::size_t>& sharing = by_base[bases[i]];
     if (sharing.size() == 1) {
       kept.push_back(unique[i]);
       continue;
@@ -142,7 +146,7 @@ std::vector<Input> without_clashes(const cli::CommandLine& command, std::vector<
     const Input& other = unique[sharing[sharing.front() == i ? 1 : 0]];
     pipeline::report_file_error(
         llvm::errs(), unique[i].path,
-        "its outputs " + output_base(command, unique[i]) + ".carbide.* would overwrite those of '" +
+        "its outputs " + bases[i] + ".carbide.* would overwrite those of '" +
             other.path + "'; translate the two into different -o folders, or rename one");
     ++tally.failed;
   }

@@ -22,7 +22,7 @@ std::string read_file(const std::string& path) {
   return buffer ? (*buffer)->getBuffer().str() : std::string();
 }
 
-constexpr const char* kScratchPrefix = "carbide-scratch";
+constexpr const char* kScratchPrefix = "carbide_scratch";
 
 // A scratch directory in $TMPDIR, removed with everything in it when this goes out of scope (and
 // by a later run when this one is killed first).

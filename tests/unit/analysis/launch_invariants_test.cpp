@@ -23,12 +23,12 @@ struct Invariants {
 
 Invariants invariants_of(const std::string& body, bool is_kernel = true) {
   Invariants result;
-  result.ast = parse("void use(unsigned);\nvoid bump(unsigned&);\n"
-                     "void f(carbide::disjoint_span<float> out, unsigned n, unsigned m) {\n" +
-                     body + "\n}\n");
+  result.ast = parse("void use(unsigned);\nvoid bump(unsigned&);\n" +
+                     std::string(is_kernel ? "CARBIDE_KERNEL\n" : "") +
+                     "void f(carbide::disjoint_span<float> out, unsigned n, unsigned m) {\n" + body + "\n}\n");
   EXPECT_TRUE(result.ast);
   result.function = function_named(result.ast->getASTContext(), "f");
-  result.facts = std::make_unique<LaunchInvariants>(result.ast->getASTContext(), result.function, is_kernel);
+  result.facts = std::make_unique<LaunchInvariants>(result.ast->getASTContext(), result.function);
   return result;
 }
 
