@@ -48,7 +48,7 @@ void DivergentBarrierRule::check(const RuleContext& context) {
                                                : "");
       const std::string who = barrier ? "every thread of the block" : "every lane of the warp";
       for (const analysis::ControlCondition& condition : values.control().conditions_for(site.call)) {
-        if (values.uniformity(condition.expr) <= required) continue;
+        if (values.uniformity(condition.expr) <= required || condition.other_way_stops) continue;
         const std::string test = "'" + source_text(context.ast, condition.expr) + "'";
         auto result = finding(name(), diag::Severity::Error, site.call->getBeginLoc(), "",
                               site.call->getSourceRange());

@@ -64,6 +64,33 @@ enum class Reads { Elements, WholeChunks };
   std::exit(0);
 }
 
+// Exits 0 when the merge at `length` completes with slot 0 holding the sum it should, 4 when it
+// completes with another value, 3 (printing the error) when the launch fails.
+[[noreturn]] void merge_then_exit(unsigned length) {
+  try {
+    auto ctx = carbide::Context::create(0);
+    auto stream = ctx.default_stream();
+    auto out = carbide::DeviceBuffer<float>::zeroed(stream, 2 * kBlock);
+    auto module = gpu_vocabulary::load(ctx);
+    module.required_merge(stream, module.prepare_required_merge(carbide::LaunchConfig1D(1, kBlock)), out, length);
+    const std::vector<float> merged = out.to_host_vec(stream);
+    // Each stride adds the partner's slot: slot 0 ends with the sum of `length` ones.
+    if (merged[0] != float(length)) std::exit(4);
+  } catch (const carbide::Error& error) {
+    std::fprintf(stderr, "%s\n", error.what());
+    std::exit(3);
+  }
+  std::exit(0);
+}
+
+// CARBIDE_REQUIRE holds for 64 and stops the launch with a device-side assertion for 96.
+TEST(DeviceChecks, UnmetRequirementStopsTheLaunch) {
+  CARBIDE_REQUIRE_DEVICE();
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(merge_then_exit(64), testing::ExitedWithCode(0), "");
+  EXPECT_EXIT(merge_then_exit(96), testing::ExitedWithCode(3), "CUDA_ERROR_ASSERT");
+}
+
 // Pairs are disjoint only for a power-of-two stride: another one traps instead of letting two
 // threads share an element.
 TEST(DeviceChecks, ButterflyStrideThatIsNotAPowerOfTwoFailsTheLaunch) {

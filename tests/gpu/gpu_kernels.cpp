@@ -159,6 +159,28 @@ void shifted_copy(carbide::span<const float> in, std::uint32_t shift, carbide::d
   if (float* element = out.get_mut(idx)) *element = in[idx.get() + shift];
 }
 
+// A power-of-two merge over one block's 2·kBlock elements in shared memory, written into `out`:
+// CARBIDE_REQUIRE states what the host promises (and lets the checker prove the pairs disjoint).
+CARBIDE_KERNEL
+CARBIDE_LAUNCH_CONTRACT(domain = 1, block = (kBlock, 1, 1))
+void required_merge(carbide::disjoint_span<float> out, unsigned length) {
+  CARBIDE_REQUIRE(length >= 2 && length <= 2 * kBlock && (length & (length - 1)) == 0);
+  const unsigned t = carbide::thread::thread_idx().x;
+  auto s = carbide::block::shared<float, 2 * kBlock>();
+  s[t] = 1.f;
+  s[t + kBlock] = 1.f;
+  for (unsigned stride = length / 2; stride > 0; stride >>= 1) {
+    carbide::block::sync();
+    const unsigned pos = 2 * t - (t & (stride - 1));
+    s[pos] += s[pos + stride];
+  }
+  carbide::block::sync();
+  if (auto mine = out.get_mut_strided_chunks<1, 2>(carbide::thread::index_1d())) {
+    mine.store(0, carbide::vec<float, 1>{{s[t]}});
+    mine.store(1, carbide::vec<float, 1>{{s[t + kBlock]}});
+  }
+}
+
 // Four floats per thread through whole chunks, `shift` chunks further on.
 CARBIDE_KERNEL
 CARBIDE_LAUNCH_CONTRACT(domain = 1, block = (kBlock, 1, 1))

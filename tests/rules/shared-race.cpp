@@ -415,6 +415,48 @@ void xor_both_swap(carbide::span<const float> in, carbide::disjoint_span<float> 
   if (float* o = out.get_mut(idx)) *o = s[t];
 }
 
+// Bad: a merge whose first stride is a kernel argument. For a length that is not a power of
+// two, stride - 1 is no mask and pairs overlap: length 6 gives stride 3, and threads 1 and 2
+// both take slots 2 and 5.
+CARBIDE_KERNEL
+CARBIDE_LAUNCH_CONTRACT(domain = 1, block = (kBlock, 1, 1))
+void merge_any_length(carbide::span<const float> in, carbide::disjoint_span<float> out, unsigned length) {
+  auto idx = carbide::thread::index_1d();
+  const unsigned t = carbide::thread::thread_idx().x;
+  auto s = carbide::block::shared<float, 2 * kBlock>();
+  s[t] = in[idx.get()];
+  s[t + kBlock] = in[idx.get()];
+  for (unsigned stride = length / 2; stride > 0; stride >>= 1) {
+    carbide::block::sync();
+    const unsigned pos = 2 * t - (t & (stride - 1));
+    s[pos] += s[pos + stride];
+    // CHECK: shared-race.cpp:[[@LINE-1]]:5: error: 's[pos]' may update the same slot of 's' from different threads at once
+    // CHECK: note: the checker could not prove
+  }
+  carbide::block::sync();
+  if (float* o = out.get_mut(idx)) *o = s[t];
+}
+
+// Good: the same merge once the kernel requires what the host promised, a power-of-two length
+// of at most the shared array (CARBIDE_REQUIRE stops the launch otherwise).
+CARBIDE_KERNEL
+CARBIDE_LAUNCH_CONTRACT(domain = 1, block = (kBlock, 1, 1))
+void merge_required_length(carbide::span<const float> in, carbide::disjoint_span<float> out, unsigned length) {
+  CARBIDE_REQUIRE(length >= 2 && length <= 2 * kBlock && (length & (length - 1)) == 0);
+  auto idx = carbide::thread::index_1d();
+  const unsigned t = carbide::thread::thread_idx().x;
+  auto s = carbide::block::shared<float, 2 * kBlock>();
+  s[t] = in[idx.get()];
+  s[t + kBlock] = in[idx.get()];
+  for (unsigned stride = length / 2; stride > 0; stride >>= 1) {
+    carbide::block::sync();
+    const unsigned pos = 2 * t - (t & (stride - 1));
+    s[pos] += s[pos + stride];
+  }
+  carbide::block::sync();
+  if (float* o = out.get_mut(idx)) *o = s[t];
+}
+
 // Good: a 192-thread block clearing 256 bins a block's width apart, and thread 0 reading the
 // slot only it wrote in the last step of a tree reduction.
 CARBIDE_KERNEL

@@ -20,9 +20,12 @@
 // - `Comparator` keeps its reference parameters, bound to shared slots as in the sample;
 // - `cg::sync(cta)` → `block::sync()`; threadIdx/blockIdx → thread_idx()/block_idx().
 //
-// Not yet accepted: the last merge's `stride = arrayLength / 2` is a power of two only because the host asserts it; for other lengths the four reports are real races, and a contract cannot state the precondition yet.
-// The test passes (and XFAIL turns into a failure to fix) once it is.
-// XFAIL: *
+// - the host's `assert` that arrayLength is a power of two (at most SHARED_SIZE_LIMIT) is stated
+//   in the kernel too, as `CARBIDE_REQUIRE(...)`: the last merge's `stride = arrayLength / 2`
+//   makes disjoint pairs only for such lengths (for others, two threads would compare-and-swap
+//   the same slot), and the requirement is what lets the checker prove the pairs disjoint. It is
+//   checked on the device, one uniform test per thread, with NDEBUG too.
+//
 // RUN: %carbide check %s 2>&1 | count 0
 #include <carbide/carbide.hpp>
 
@@ -61,6 +64,8 @@ void bitonicSortShared(carbide::disjoint_span<unsigned> d_DstKey, carbide::disjo
   s_val[carbide::thread::thread_idx().x + 0] = d_SrcVal[base + 0];
   s_key[carbide::thread::thread_idx().x + (SHARED_SIZE_LIMIT / 2)] = d_SrcKey[base + (SHARED_SIZE_LIMIT / 2)];
   s_val[carbide::thread::thread_idx().x + (SHARED_SIZE_LIMIT / 2)] = d_SrcVal[base + (SHARED_SIZE_LIMIT / 2)];
+
+  CARBIDE_REQUIRE(arrayLength >= 2 && arrayLength <= SHARED_SIZE_LIMIT && (arrayLength & (arrayLength - 1)) == 0);
 
   for (unsigned size = 2; size < arrayLength; size <<= 1) {
     // Bitonic merge

@@ -1,5 +1,6 @@
 #include "analysis/barrier_phases.hpp"
 
+#include "analysis/index_bounds.hpp"
 #include "analysis/thread_values.hpp"
 #include "model/vocabulary.hpp"
 
@@ -102,7 +103,7 @@ namespace {
 class Walker {
  public:
   explicit Walker(const ThreadValues& values)
-      : values_(values), parents_(const_cast<clang::Stmt*>(values.function()->getBody())) {}
+      : values_(values), bounds_(values), parents_(const_cast<clang::Stmt*>(values.function()->getBody())) {}
 
   BarrierPhases run(const clang::Stmt* body) {
     walk(body, {"entry"});
@@ -218,7 +219,8 @@ class Walker {
     return after;
   }
 
-  // A do loop, or a for loop whose counter starts at a constant that passes its test.
+  // A do loop, or a for loop whose counter starts where its test passes for every value the
+  // start and the bound can take (`for (j = k >> 1; j > 0; …)` inside `for (k = 2; …)`).
   bool runs_at_least_once(const clang::Stmt* loop) const {
     if (llvm::isa<clang::DoStmt>(loop)) return true;
     const auto* counted = llvm::dyn_cast<clang::ForStmt>(loop);
@@ -229,15 +231,15 @@ class Walker {
     const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(test->getLHS()->IgnoreParenImpCasts());
     const auto* counter = ref ? llvm::dyn_cast<clang::VarDecl>(ref->getDecl()) : nullptr;
     if (counter == nullptr || values_.counted_loop(counter) != counted || !counter->getInit()) return false;
-    const auto start = values_.constant(counter->getInit());
-    const auto bound = values_.constant(test->getRHS());
+    const auto start = bounds_.range_at(counter->getInit(), counter->getInit());
+    const auto bound = bounds_.range_at(test->getRHS(), counter->getInit());
     if (!start || !bound) return false;
     switch (test->getOpcode()) {
-      case clang::BO_LT: return *start < *bound;
-      case clang::BO_LE: return *start <= *bound;
-      case clang::BO_GT: return *start > *bound;
-      case clang::BO_GE: return *start >= *bound;
-      case clang::BO_NE: return *start != *bound;
+      case clang::BO_LT: return start->high < bound->low;
+      case clang::BO_LE: return start->high <= bound->low;
+      case clang::BO_GT: return start->low > bound->high;
+      case clang::BO_GE: return start->low >= bound->high;
+      case clang::BO_NE: return start->high < bound->low || start->low > bound->high;
       default: return false;
     }
   }
@@ -254,6 +256,7 @@ class Walker {
   }
 
   const ThreadValues& values_;
+  const IndexBounds bounds_;
   clang::ParentMap parents_;
   BarrierPhases result_;
   std::vector<const clang::Stmt*> loop_ids_;

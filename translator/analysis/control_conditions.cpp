@@ -33,6 +33,15 @@ bool is_within(const clang::ParentMap& parents, const clang::Stmt* statement, co
   return false;
 }
 
+// A block after a call that does not return (CARBIDE_REQUIRE's failure) keeps that call's
+// block as an unreachable predecessor: only the others are ways in.
+unsigned reachable_predecessors(const clang::CFGBlock& block) {
+  unsigned count = 0;
+  for (const clang::CFGBlock::AdjacentBlock& predecessor : block.preds())
+    if (predecessor.isReachable()) ++count;
+  return count;
+}
+
 }  // namespace
 
 ControlConditions::ControlConditions(clang::ASTContext& context, const clang::FunctionDecl* function) {
@@ -85,11 +94,15 @@ std::optional<ControlCondition> ControlConditions::condition_of(const clang::CFG
   if (branch->succ_size() == 2 && !llvm::isa<clang::SwitchStmt>(condition.branch)) {
     for (unsigned i = 0; i < 2; ++i) {
       const clang::CFGBlock* successor = branch->succ_begin()[i].getReachableBlock();
-      if (successor != nullptr && successor->pred_size() == 1 &&
+      if (successor != nullptr && reachable_predecessors(*successor) == 1 &&
           dominators_->dominates(successor, target))
         condition.holds = i == 0;
     }
   }
+  for (const clang::CFGBlock::AdjacentBlock& successor : branch->succs())
+    if (const clang::CFGBlock* way = successor.getReachableBlock();
+        way != nullptr && way->hasNoReturnElement() && !dominators_->dominates(way, target))
+      condition.other_way_stops = true;
   condition.encloses = is_within(*parents_, statement, condition.branch);
   if (!condition.encloses) condition.exit = first_exit(condition.branch);
   return condition;

@@ -41,6 +41,9 @@ struct ControlCondition {
   // before it: the `return`, `break`, `continue` or `goto` they leave by, where one is written.
   const clang::Stmt* exit = nullptr;
   bool encloses = true;  // the statement is written inside the branch
+  // The other way ends at once in a call that does not return (CARBIDE_REQUIRE's failure,
+  // which stops the whole launch): no thread goes on past the statement by that way.
+  bool other_way_stops = false;
 };
 
 class ControlConditions {

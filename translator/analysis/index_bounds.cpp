@@ -6,6 +6,7 @@
 #include <clang/AST/DeclTemplate.h>
 #include <clang/AST/ExprCXX.h>
 #include <clang/AST/RecursiveASTVisitor.h>
+#include <llvm/Support/MathExtras.h>
 
 #include <algorithm>
 #include <limits>
@@ -155,6 +156,36 @@ std::optional<IndexRange> IndexBounds::vocabulary_value(const clang::Expr* expr)
   return std::nullopt;
 }
 
+namespace {
+
+// How a for loop's increment moves its counter: up by a positive constant, or doubled or halved
+// by a constant power of two (`<<= c`, `*= 2^c`, `>>= c`, `/= 2^c`), `amount` bits at a time.
+struct Step {
+  enum Kind { Add, Double, Halve } kind;
+  __int128 amount;
+};
+
+std::optional<Step> counter_step(const clang::Expr* increment, const ThreadValues& values) {
+  increment = increment ? increment->IgnoreImplicit()->IgnoreParenImpCasts() : nullptr;
+  if (const auto* unary = llvm::dyn_cast_or_null<clang::UnaryOperator>(increment))
+    return unary->isIncrementOp() ? std::optional<Step>(Step{Step::Add, 1}) : std::nullopt;
+  const auto* compound = llvm::dyn_cast_or_null<clang::CompoundAssignOperator>(increment);
+  const auto amount = compound ? values.constant(compound->getRHS()) : std::nullopt;
+  if (!amount || *amount <= 0) return std::nullopt;
+  const bool power_of_two = (*amount & (*amount - 1)) == 0;
+  const __int128 log2 = power_of_two ? __int128(llvm::Log2_64(std::uint64_t(*amount))) : 0;
+  switch (compound->getOpcode()) {
+    case clang::BO_AddAssign: return Step{Step::Add, *amount};
+    case clang::BO_ShlAssign: return *amount < 63 ? std::optional<Step>(Step{Step::Double, *amount}) : std::nullopt;
+    case clang::BO_ShrAssign: return Step{Step::Halve, *amount};
+    case clang::BO_MulAssign: return power_of_two && log2 > 0 ? std::optional<Step>(Step{Step::Double, log2}) : std::nullopt;
+    case clang::BO_DivAssign: return power_of_two && log2 > 0 ? std::optional<Step>(Step{Step::Halve, log2}) : std::nullopt;
+    default: return std::nullopt;
+  }
+}
+
+}  // namespace
+
 std::optional<IndexRange> IndexBounds::loop_counter_range(const clang::ForStmt& loop,
                                                           const clang::VarDecl* counter,
                                                           int depth) const {
@@ -163,28 +194,30 @@ std::optional<IndexRange> IndexBounds::loop_counter_range(const clang::ForStmt& 
   if (condition == nullptr || !counter->getInit()) return std::nullopt;
   const auto* left = llvm::dyn_cast<clang::DeclRefExpr>(condition->getLHS()->IgnoreParenImpCasts());
   if (left == nullptr || left->getDecl() != counter) return std::nullopt;
-  // Counting up by a positive step from the initializer, and nothing else assigns the counter.
-  const clang::Expr* increment = loop.getInc() ? loop.getInc()->IgnoreImplicit()->IgnoreParenImpCasts() : nullptr;
-  __int128 step = 0;
-  if (const auto* unary = llvm::dyn_cast_or_null<clang::UnaryOperator>(increment);
-      unary && unary->isIncrementOp())
-    step = 1;
-  else if (const auto* compound = llvm::dyn_cast_or_null<clang::CompoundAssignOperator>(increment);
-           compound && compound->getOpcode() == clang::BO_AddAssign)
-    if (auto amount = values_.constant(compound->getRHS()); amount && *amount > 0)
-      step = *amount;
-  if (step == 0 || !only_read(counter, loop.getInc())) return std::nullopt;
+  if (!only_read(counter, loop.getInc())) return std::nullopt;
+  const auto step = counter_step(loop.getInc(), values_);
+  if (!step) return std::nullopt;
   const auto start = range(counter->getInit(), {}, depth + 1);
   const auto bound = range(condition->getRHS(), {}, depth + 1);
   if (!start || !bound) return std::nullopt;
+  const clang::BinaryOperatorKind test = condition->getOpcode();
+  if (step->kind == Step::Halve) {
+    // Halving a non-negative counter while it stays above the bound: it never wraps.
+    if (start->low < 0) return std::nullopt;
+    if (test == clang::BO_GT) return IndexRange{std::min(start->high, bound->low + 1), start->high};
+    if (test == clang::BO_GE) return IndexRange{std::min(start->high, std::max<__int128>(bound->low, 0)), start->high};
+    return std::nullopt;
+  }
   __int128 last;
-  switch (condition->getOpcode()) {
+  switch (test) {
     case clang::BO_LT: last = bound->high - 1; break;
     case clang::BO_LE: last = bound->high; break;
     default: return std::nullopt;
   }
-  // The increment past the last value must not wrap around below the bound.
-  if (!fitted(IndexRange{start->low, last + step}, counter->getType(), values_.context()))
+  // The step past the last value must not wrap around below the bound.
+  const __int128 past = step->kind == Step::Add ? last + step->amount : last << step->amount;
+  if ((step->kind == Step::Double && start->low <= 0) ||
+      !fitted(IndexRange{start->low, past}, counter->getType(), values_.context()))
     return std::nullopt;
   return IndexRange{start->low, std::max(start->low, last)};
 }

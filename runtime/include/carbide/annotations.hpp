@@ -34,3 +34,12 @@ struct unsafe_block {
 // `"" reason` only compiles when the reason is a string literal, so it cannot be computed.
 #define CARBIDE_UNSAFE(reason) \
   if ([[maybe_unused]] constexpr ::carbide::detail::unsafe_block carbide_unsafe_block{"" reason}; true)
+
+// A precondition a kernel states and checks: `CARBIDE_REQUIRE((n & (n - 1)) == 0);`. Every
+// thread that reaches it tests the condition and stops the launch when it is false, with
+// NDEBUG too (unlike assert). The checker relies on it for the code that follows, as it relies
+// on the test of an `if`: a power-of-two stride the host promised becomes one the kernel proves.
+#define CARBIDE_REQUIRE(condition)                                                      \
+  do {                                                                                  \
+    if (!(condition)) ::carbide::requirement_failed(#condition, __FILE__, __LINE__, __func__); \
+  } while (false)

@@ -31,6 +31,26 @@ namespace detail {
 }
 #endif
 
+}  // namespace detail
+
+// What CARBIDE_REQUIRE calls when its condition is false: a device-side assertion, which stops
+// the launch (the driver reports CUDA_ERROR_ASSERT) and prints the condition with its line.
+#if defined(__CUDACC__)
+[[noreturn]] __device__ __forceinline__ void requirement_failed(const char* condition, const char* file,
+                                                                unsigned line, const char* function) {
+  __assert_fail(condition, file, line, function);  // what CUDA's device assert calls on Linux
+  __trap();  // not reached: the assertion stops the launch
+}
+#else
+[[noreturn]] inline void requirement_failed(const char* condition, const char* file, unsigned line,
+                                            const char* function) {
+  std::fprintf(stderr, "%s:%u: %s: requirement failed: %s\n", file, line, function, condition);
+  std::abort();
+}
+#endif
+
+namespace detail {
+
 // An element of a non-empty view: its allocation is never at address 0. Saying so lets
 // `if (T* e = view.get_mut(w))` test only the index, as hand-written code does.
 template <class T>
