@@ -1,6 +1,6 @@
 // The checks a generated launch makes on its arguments before the driver sees them: aliasing
 // between an exclusive buffer and the others, the device each lives on, and buffer sizes; and
-// the same for device-to-device copies.
+// the same for copies.
 #include <carbide/runtime.hpp>
 
 namespace carbide::detail {
@@ -41,6 +41,18 @@ void check_copy(const char* what, std::size_t expected, std::size_t count, int s
     throw Error(std::string(what) + ": the buffers live on devices " + std::to_string(to_device) +
                 " and " + std::to_string(from_device) + " and the stream on device " +
                 std::to_string(stream_device) + "; copy within one device");
+}
+
+void check_host_copy(const char* what, std::size_t device_count, std::size_t host_count,
+                     int stream_device, int buffer_device) {
+  if (host_count != device_count)
+    throw Error(std::string(what) + ": the device buffer holds " + std::to_string(device_count) +
+                " elements, the host buffer " + std::to_string(host_count) +
+                "; copy between equal sizes");
+  if (buffer_device != stream_device)
+    throw Error(std::string(what) + ": the device buffer lives on device " +
+                std::to_string(buffer_device) + " and the stream on device " +
+                std::to_string(stream_device) + "; copy on a stream of the buffer's device");
 }
 
 void check_same_device(const char* kernel, int module_ordinal,

@@ -1,8 +1,10 @@
 // The generated module on a real device: launches, contract rejection before the driver sees a
-// launch, and the runtime aliasing check.
+// launch, and the runtime aliasing check; and the runtime's pipeline pieces: pinned memory and
+// copies that do not wait.
 #include "gpu_kernels.carbide.hpp"
 #include "gpu_test_support.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <random>
@@ -93,6 +95,33 @@ TEST(GeneratedModule, UnsafeLaunchChecksDeviceLimitsOnly) {
   for (float v : out.to_host_vec(stream)) ASSERT_EQ(v, 2.5f);
   EXPECT_THROW(module.unsafe_launch_fill(stream, carbide::LaunchConfig1D(1, 2048), out, 1.f),
                carbide::LaunchContractError);
+}
+
+TEST(Pipelines, AsyncCopiesThroughPinnedMemoryRoundTrip) {
+  CARBIDE_REQUIRE_DEVICE();
+  auto ctx = carbide::Context::create(0);
+  auto stream = ctx.create_stream();
+  const std::size_t n = (1 << 20) + 77;
+  const auto values = random_floats(n, 7);
+  auto in = carbide::PinnedBuffer<float>::uninitialized(ctx, n);
+  std::copy(values.begin(), values.end(), in.begin());
+  auto out = carbide::PinnedBuffer<float>::uninitialized(ctx, n);
+  std::fill(out.begin(), out.end(), std::numeric_limits<float>::quiet_NaN());
+  auto a = carbide::DeviceBuffer<float>::uninitialized(stream, n);
+  auto c = carbide::DeviceBuffer<float>::uninitialized(stream, n);
+  auto module = gpu_tests::load(ctx);
+  auto prepared = module.prepare_vecadd(carbide::LaunchConfig1D(carbide::div_ceil(n, 256), 256));
+  a.copy_from_host_async(stream, in);
+  module.vecadd(stream, prepared, a, a, c);
+  c.to_host_async(stream, out);
+  stream.synchronize();
+  std::size_t wrong = 0;
+  for (std::size_t i = 0; i < n; ++i) wrong += !(out[i] == values[i] + values[i]);
+  EXPECT_EQ(wrong, 0u);
+
+  auto shorter = carbide::PinnedBuffer<float>::uninitialized(ctx, n - 1);
+  EXPECT_THROW(a.copy_from_host_async(stream, shorter), carbide::Error);
+  EXPECT_THROW(c.to_host_async(stream, shorter), carbide::Error);
 }
 
 }  // namespace

@@ -70,6 +70,26 @@ TEST(LaunchArguments, DeviceCopiesNeedEqualSizesOnOneDevice) {
   EXPECT_THROW(check_copy("DeviceBuffer::copy_from", 10, 10, 1, 0, 0), Error);
 }
 
+TEST(LaunchArguments, HostCopiesNeedEqualSizesAndTheStreamsDevice) {
+  EXPECT_NO_THROW(check_host_copy("DeviceBuffer::to_host_async", 10, 10, 1, 1));
+  try {
+    check_host_copy("DeviceBuffer::copy_from_host_async", 10, 9, 0, 0);
+    FAIL() << "a host buffer of 9 elements was accepted for a device buffer of 10";
+  } catch (const Error& error) {
+    EXPECT_STREQ(error.what(),
+                 "DeviceBuffer::copy_from_host_async: the device buffer holds 10 elements, the "
+                 "host buffer 9; copy between equal sizes");
+  }
+  try {
+    check_host_copy("DeviceBuffer::to_host_async", 10, 10, 0, 1);
+    FAIL() << "a buffer of device 1 was copied on a stream of device 0";
+  } catch (const Error& error) {
+    EXPECT_STREQ(error.what(),
+                 "DeviceBuffer::to_host_async: the device buffer lives on device 1 and the stream "
+                 "on device 0; copy on a stream of the buffer's device");
+  }
+}
+
 TEST(LaunchArguments, BufferSizesThatOverflowAreRejected) {
   EXPECT_EQ(checked_bytes("DeviceBuffer", 1000, 4), 4000u);
   EXPECT_EQ(checked_bytes("DeviceBuffer", 0, 4), 0u);

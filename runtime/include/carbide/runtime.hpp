@@ -62,14 +62,82 @@ namespace detail {
 std::size_t checked_bytes(const char* what, std::size_t count, std::size_t element_bytes);
 DevicePtr allocate(const Context& context, std::size_t bytes);
 void release(const Context& context, DevicePtr ptr) noexcept;
+void* allocate_pinned(const Context& context, std::size_t bytes);
+void release_pinned(const Context& context, void* ptr) noexcept;
 void copy_to_device(const Stream& stream, DevicePtr dst, const void* src, std::size_t bytes);
 void copy_to_host(const Stream& stream, void* dst, DevicePtr src, std::size_t bytes);
+// Queued on the stream; they return before the copy has run.
+void copy_to_device_async(const Stream& stream, DevicePtr dst, const void* src, std::size_t bytes);
+void copy_to_host_async(const Stream& stream, void* dst, DevicePtr src, std::size_t bytes);
 void copy_on_device(const Stream& stream, DevicePtr dst, DevicePtr src, std::size_t bytes);
 void fill_zero(const Stream& stream, DevicePtr dst, std::size_t bytes);
 // Throws unless `count` equals `expected` and both buffers live on the stream's device.
 void check_copy(const char* what, std::size_t expected, std::size_t count, int stream_device,
                 int to_device, int from_device);
+// Throws unless the host buffer holds `device_count` elements and the device buffer lives on
+// the stream's device.
+void check_host_copy(const char* what, std::size_t device_count, std::size_t host_count,
+                     int stream_device, int buffer_device);
 }  // namespace detail
+
+// Page-locked host memory holding `size()` elements of T: what copies that do not wait
+// (DeviceBuffer::copy_from_host_async, to_host_async) read and write, at the bus's full speed.
+// Portable: a stream of any device may copy to or from it. Move-only: one owner frees it.
+template <class T>
+class PinnedBuffer {
+  static_assert(std::is_trivially_copyable_v<T>, "pinned buffers hold trivially copyable values");
+
+ public:
+  // The values are unspecified until written.
+  static PinnedBuffer uninitialized(const Context& context, std::size_t size) {
+    return PinnedBuffer(context, size);
+  }
+
+  PinnedBuffer(PinnedBuffer&& other) noexcept
+      : context_(std::move(other.context_)), data_(other.data_), size_(other.size_) {
+    other.data_ = nullptr;
+    other.size_ = 0;
+  }
+  PinnedBuffer& operator=(PinnedBuffer&& other) noexcept {
+    if (this != &other) {
+      reset();
+      context_ = std::move(other.context_);
+      data_ = other.data_;
+      size_ = other.size_;
+      other.data_ = nullptr;
+      other.size_ = 0;
+    }
+    return *this;
+  }
+  PinnedBuffer(const PinnedBuffer&) = delete;
+  PinnedBuffer& operator=(const PinnedBuffer&) = delete;
+  ~PinnedBuffer() { reset(); }
+
+  std::size_t size() const { return size_; }
+  T* data() { return data_; }
+  const T* data() const { return data_; }
+  T* begin() { return data_; }
+  T* end() { return data_ + size_; }
+  const T* begin() const { return data_; }
+  const T* end() const { return data_ + size_; }
+  T& operator[](std::size_t i) { return data_[i]; }
+  const T& operator[](std::size_t i) const { return data_[i]; }
+
+ private:
+  PinnedBuffer(Context context, std::size_t size)
+      : context_(std::move(context)),
+        data_(static_cast<T*>(detail::allocate_pinned(
+            context_, detail::checked_bytes("PinnedBuffer", size, sizeof(T))))),
+        size_(size) {}
+  void reset() noexcept {
+    if (data_ != nullptr) detail::release_pinned(context_, data_);
+    data_ = nullptr;
+  }
+
+  Context context_;
+  T* data_ = nullptr;
+  std::size_t size_ = 0;
+};
 
 // Device memory holding `size()` elements of T. Move-only: one owner frees it.
 template <class T>
@@ -129,6 +197,20 @@ class DeviceBuffer {
     std::vector<T> host(size_);
     detail::copy_to_host(stream, host.data(), ptr_, bytes());
     return host;
+  }
+  // Queues the copy of `host` into this buffer on `stream` and returns at once: `host` must
+  // stay alive and unchanged until the stream has run the copy (Stream::synchronize, an Event).
+  void copy_from_host_async(const Stream& stream, const PinnedBuffer<T>& host) {
+    detail::check_host_copy("DeviceBuffer::copy_from_host_async", size_, host.size(),
+                            stream.context().ordinal(), context_.ordinal());
+    detail::copy_to_device_async(stream, ptr_, host.data(), bytes());
+  }
+  // Queues the copy of this buffer into `host` and returns at once: read `host` only after the
+  // stream has run the copy.
+  void to_host_async(const Stream& stream, PinnedBuffer<T>& host) const {
+    detail::check_host_copy("DeviceBuffer::to_host_async", size_, host.size(),
+                            stream.context().ordinal(), context_.ordinal());
+    detail::copy_to_host_async(stream, host.data(), ptr_, bytes());
   }
   // Copies `other` (same size, same device) on the device, ordered on `stream` with the
   // launches around it: the output of one kernel becomes another's input without a host trip.
