@@ -5,11 +5,11 @@
 namespace carbide {
 namespace detail {
 
-void check(CUresult result, const char* call) {
+void check(CUresult result, const char* call, const char* hint) {
   if (result == CUDA_SUCCESS) return;
   const char* name = nullptr;
   if (driver().cuGetErrorName(result, &name) != CUDA_SUCCESS || name == nullptr) name = "CUDA_ERROR_UNKNOWN";
-  throw DriverError(static_cast<int>(result), name, call);
+  throw DriverError(static_cast<int>(result), name, call, hint);
 }
 
 ContextState::~ContextState() {

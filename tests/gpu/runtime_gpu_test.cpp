@@ -1,6 +1,6 @@
 // The generated module on a real device: launches, contract rejection before the driver sees a
-// launch, and the runtime aliasing check; and the runtime's pipeline pieces: pinned memory and
-// copies that do not wait.
+// launch, and the runtime aliasing check; and the runtime's pipeline pieces: pinned memory,
+// copies that do not wait, and events.
 #include "gpu_kernels.carbide.hpp"
 #include "gpu_test_support.hpp"
 
@@ -122,6 +122,57 @@ TEST(Pipelines, AsyncCopiesThroughPinnedMemoryRoundTrip) {
   auto shorter = carbide::PinnedBuffer<float>::uninitialized(ctx, n - 1);
   EXPECT_THROW(a.copy_from_host_async(stream, shorter), carbide::Error);
   EXPECT_THROW(c.to_host_async(stream, shorter), carbide::Error);
+}
+
+// The consumer's copy is queued at once, while the producer still has twenty launches to run:
+// only the event keeps it from reading a value half-way.
+TEST(Pipelines, EventOrdersTwoStreams) {
+  CARBIDE_REQUIRE_DEVICE();
+  auto ctx = carbide::Context::create(0);
+  auto producer = ctx.create_stream();
+  auto consumer = ctx.create_stream();
+  const std::size_t n = std::size_t(1) << 24;
+  auto x = carbide::DeviceBuffer<float>::uninitialized(producer, n);
+  auto y = carbide::DeviceBuffer<float>::uninitialized(producer, n);
+  auto result = carbide::DeviceBuffer<float>::uninitialized(consumer, n);
+  auto host = carbide::PinnedBuffer<float>::uninitialized(ctx, n);
+  std::fill(host.begin(), host.end(), std::numeric_limits<float>::quiet_NaN());
+  auto module = gpu_tests::load(ctx);
+  auto prepared = module.prepare_vecadd(carbide::LaunchConfig1D(carbide::div_ceil(n, 256), 256));
+  module.unsafe_launch_fill(producer, carbide::LaunchConfig1D(carbide::div_ceil(n, 256), 256), x, 1.f);
+  for (int round = 0; round < 10; ++round) {  // x *= 4
+    module.vecadd(producer, prepared, x, x, y);
+    module.vecadd(producer, prepared, y, y, x);
+  }
+  auto produced = ctx.create_event();
+  producer.record(produced);
+  consumer.wait(produced);
+  result.copy_from(consumer, x);
+  result.to_host_async(consumer, host);
+  auto copied = ctx.create_event();
+  consumer.record(copied);
+  copied.synchronize();
+  std::size_t wrong = 0;
+  for (float v : host) wrong += !(v == 1048576.f);  // 4^10
+  EXPECT_EQ(wrong, 0u);
+}
+
+TEST(Pipelines, EventsTimeTheWorkBetweenThem) {
+  CARBIDE_REQUIRE_DEVICE();
+  auto ctx = carbide::Context::create(0);
+  auto stream = ctx.create_stream();
+  const std::size_t n = std::size_t(1) << 22;
+  auto a = carbide::DeviceBuffer<float>::zeroed(stream, n);
+  auto c = carbide::DeviceBuffer<float>::uninitialized(stream, n);
+  auto module = gpu_tests::load(ctx);
+  auto prepared = module.prepare_vecadd(carbide::LaunchConfig1D(carbide::div_ceil(n, 256), 256));
+  auto start = ctx.create_event();
+  auto end = ctx.create_event();
+  stream.record(start);
+  for (int i = 0; i < 10; ++i) module.vecadd(stream, prepared, a, a, c);
+  stream.record(end);
+  EXPECT_GT(carbide::Event::elapsed_ms(start, end), 0.f);
+  EXPECT_THROW(carbide::Event::elapsed_ms(ctx.create_event(), end), carbide::DriverError);
 }
 
 }  // namespace

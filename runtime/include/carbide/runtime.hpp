@@ -22,6 +22,7 @@ using DevicePtr = std::uint64_t;
 }  // namespace detail
 
 class Stream;
+class Event;
 
 // A CUDA device with its primary context. Copies share the context.
 class Context {
@@ -29,6 +30,7 @@ class Context {
   static Context create(int ordinal);
   Stream default_stream() const;
   Stream create_stream() const;
+  Event create_event() const;
   const DeviceLimits& limits() const;
   int ordinal() const;
   // The number of CUDA devices; 0 (not an error) where there is no driver or no GPU.
@@ -46,6 +48,12 @@ class Context {
 class Stream {
  public:
   void synchronize() const;
+  // Marks this point of the stream in `event`, which completes once the work queued before it
+  // has run. Record on a stream of the event's device.
+  void record(Event& event) const;
+  // Work queued on this stream from now on waits until `event` completes: two streams ordered
+  // without the host waiting. The event may come from any stream, of any device.
+  void wait(const Event& event) const;
   void* native_handle() const { return handle_.get(); }
   const Context& context() const { return context_; }
 
@@ -55,6 +63,25 @@ class Stream {
       : context_(std::move(context)), handle_(std::move(handle)) {}
   Context context_;
   std::shared_ptr<void> handle_;  // CUstream; null for the default stream
+};
+
+// A point in a stream's work (Stream::record): other streams wait for it, the host waits for
+// it, and two of them time the work between them. Copies share the event.
+class Event {
+ public:
+  // Waits on the host until the work recorded before the event has run.
+  void synchronize() const;
+  // The milliseconds between two events recorded on streams of one device; waits for `end`.
+  static float elapsed_ms(const Event& start, const Event& end);
+  void* native_handle() const { return handle_.get(); }
+  const Context& context() const { return context_; }
+
+ private:
+  friend class Context;
+  Event(Context context, std::shared_ptr<void> handle)
+      : context_(std::move(context)), handle_(std::move(handle)) {}
+  Context context_;
+  std::shared_ptr<void> handle_;  // CUevent
 };
 
 namespace detail {
