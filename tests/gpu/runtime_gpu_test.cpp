@@ -1,6 +1,6 @@
 // The generated module on a real device: launches, contract rejection before the driver sees a
 // launch, and the runtime aliasing check; and the runtime's pipeline pieces: pinned memory,
-// copies that do not wait, and events.
+// copies that do not wait, events, slices and memory or streams borrowed from other code.
 #include "gpu_kernels.carbide.hpp"
 #include "gpu_test_support.hpp"
 
@@ -173,6 +173,96 @@ TEST(Pipelines, EventsTimeTheWorkBetweenThem) {
   stream.record(end);
   EXPECT_GT(carbide::Event::elapsed_ms(start, end), 0.f);
   EXPECT_THROW(carbide::Event::elapsed_ms(ctx.create_event(), end), carbide::DriverError);
+}
+
+TEST(Interop, SliceIsALaunchArgumentOverItsRangeOnly) {
+  CARBIDE_REQUIRE_DEVICE();
+  auto ctx = carbide::Context::create(0);
+  auto stream = ctx.create_stream();
+  auto buffer = carbide::DeviceBuffer<float>::zeroed(stream, 1000);
+  auto module = gpu_tests::load(ctx);
+  auto middle = buffer.slice(256, 300);
+  EXPECT_EQ(middle.device_ptr(), buffer.device_ptr() + 256 * sizeof(float));
+  EXPECT_EQ(middle.size(), 300u);
+  // 1024 threads: those past the slice's 300 elements get nullptr from get_mut.
+  module.unsafe_launch_fill(stream, carbide::LaunchConfig1D(8, 128), middle, 2.5f);
+  const auto host = buffer.to_host_vec(stream);
+  std::size_t wrong = 0;
+  for (std::size_t i = 0; i < host.size(); ++i)
+    wrong += !(host[i] == (i >= 256 && i < 556 ? 2.5f : 0.f));
+  EXPECT_EQ(wrong, 0u);
+  EXPECT_THROW(buffer.slice(900, 200), carbide::Error);
+  EXPECT_THROW(buffer.slice(3, 10), carbide::Error);
+}
+
+TEST(Interop, SlicesOfOneBufferAreCheckedForAliasingByTheirRanges) {
+  CARBIDE_REQUIRE_DEVICE();
+  auto ctx = carbide::Context::create(0);
+  auto stream = ctx.create_stream();
+  const std::size_t n = 1024;
+  const auto values = random_floats(3 * n, 11);
+  auto whole = carbide::DeviceBuffer<float>::from_host(stream, values);
+  auto a = whole.slice(0, n);
+  auto b = whole.slice(n, n);
+  auto c = whole.slice(2 * n, n);
+  auto module = gpu_tests::load(ctx);
+  auto prepared = module.prepare_vecadd(carbide::LaunchConfig1D(n / 256, 256));
+  module.vecadd(stream, prepared, a, b, c);
+  const auto sums = c.to_host_vec(stream);
+  std::size_t wrong = 0;
+  for (std::size_t i = 0; i < n; ++i) wrong += !(sums[i] == values[i] + values[n + i]);
+  EXPECT_EQ(wrong, 0u);
+  auto straddling = whole.slice(n / 2, n);
+  try {
+    module.vecadd(stream, prepared, a, b, straddling);
+    FAIL() << "an output overlapping both inputs was launched";
+  } catch (const carbide::AliasingError& error) {
+    EXPECT_EQ(error.exclusive_param(), "c");
+    EXPECT_EQ(error.other_param(), "a");
+  }
+}
+
+TEST(Interop, BorrowedBufferUsesTheMemoryAndFreesNothing) {
+  CARBIDE_REQUIRE_DEVICE();
+  auto ctx = carbide::Context::create(0);
+  auto stream = ctx.create_stream();
+  auto owner = carbide::DeviceBuffer<float>::zeroed(stream, 1000);
+  auto module = gpu_tests::load(ctx);
+  {
+    auto borrowed = carbide::DeviceBuffer<float>::borrow(ctx, owner.device_ptr(), owner.size());
+    module.unsafe_launch_fill(stream, carbide::LaunchConfig1D(8, 128), borrowed, 4.f);
+    stream.synchronize();
+  }
+  // Had the borrowed buffer freed the memory, this allocation could take its place, or the
+  // copy below would read freed memory.
+  auto other = carbide::DeviceBuffer<float>::uninitialized(stream, 1000);
+  module.unsafe_launch_fill(stream, carbide::LaunchConfig1D(8, 128), other, 9.f);
+  for (float v : owner.to_host_vec(stream)) ASSERT_EQ(v, 4.f);
+
+  // A typed pointer, as CUDA libraries hand them out, borrowed for the first half.
+  auto half = carbide::DeviceBuffer<float>::borrow(ctx, owner.device_data(), 500);
+  module.unsafe_launch_fill(stream, carbide::LaunchConfig1D(4, 128), half, 1.f);
+  const auto host = owner.to_host_vec(stream);
+  std::size_t wrong = 0;
+  for (std::size_t i = 0; i < host.size(); ++i) wrong += !(host[i] == (i < 500 ? 1.f : 4.f));
+  EXPECT_EQ(wrong, 0u);
+  EXPECT_THROW(carbide::DeviceBuffer<float>::borrow(ctx, owner.device_ptr() + 4, 10),
+               carbide::Error);
+}
+
+TEST(Interop, BorrowedStreamLaunchesAndDestroysNothing) {
+  CARBIDE_REQUIRE_DEVICE();
+  auto ctx = carbide::Context::create(0);
+  auto owner = ctx.create_stream();
+  auto out = carbide::DeviceBuffer<float>::zeroed(owner, 1000);
+  auto module = gpu_tests::load(ctx);
+  {
+    auto borrowed = carbide::Stream::borrow(ctx, owner.native_handle());
+    EXPECT_EQ(borrowed.native_handle(), owner.native_handle());
+    module.unsafe_launch_fill(borrowed, carbide::LaunchConfig1D(8, 128), out, 3.f);
+  }
+  // The stream is still alive: the launch queued through the borrowed handle runs on it.
+  for (float v : out.to_host_vec(owner)) ASSERT_EQ(v, 3.f);
 }
 
 }  // namespace

@@ -54,6 +54,13 @@ class Stream {
   // Work queued on this stream from now on waits until `event` completes: two streams ordered
   // without the host waiting. The event may come from any stream, of any device.
   void wait(const Event& event) const;
+  // A stream made elsewhere (a CUstream or cudaStream_t of `context`'s device, null for the
+  // default stream), for launching on it; the Stream does not destroy it, so keep it alive
+  // while the Stream is used.
+  static Stream borrow(const Context& context, void* native_stream) {
+    return Stream(context, std::shared_ptr<void>(native_stream, [](void*) {}));
+  }
+  // The CUstream (a cudaStream_t to the CUDA runtime and libraries such as cuBLAS).
   void* native_handle() const { return handle_.get(); }
   const Context& context() const { return context_; }
 
@@ -105,6 +112,13 @@ void check_copy(const char* what, std::size_t expected, std::size_t count, int s
 // the stream's device.
 void check_host_copy(const char* what, std::size_t device_count, std::size_t host_count,
                      int stream_device, int buffer_device);
+// Throws unless [offset, offset + count) lies within `size` elements and starts where a view
+// may start (see DeviceBuffer::slice).
+void check_slice(std::size_t offset, std::size_t count, std::size_t size,
+                 std::size_t element_bytes);
+// Throws unless `count` elements at `ptr` may be a view: not null, not wrapping past the end of
+// the address space, and starting where a view may start.
+void check_borrow(DevicePtr ptr, std::size_t count, std::size_t element_bytes);
 }  // namespace detail
 
 // Page-locked host memory holding `size()` elements of T: what copies that do not wait
@@ -166,7 +180,9 @@ class PinnedBuffer {
   std::size_t size_ = 0;
 };
 
-// Device memory holding `size()` elements of T. Move-only: one owner frees it.
+// Device memory holding `size()` elements of T. Move-only: one owner frees it. A borrowed
+// buffer or a slice is a view of memory owned elsewhere and frees nothing: the owner must keep
+// that memory alive while the view (or work queued with it) uses it.
 template <class T>
 class DeviceBuffer {
   static_assert(std::is_trivially_copyable_v<T>, "device buffers hold trivially copyable values");
@@ -188,9 +204,23 @@ class DeviceBuffer {
   static DeviceBuffer from_host(const Stream& stream, const std::vector<T>& host) {
     return from_host(stream, host.data(), host.size());
   }
+  // `size` elements of `context`'s device at `device_ptr`, allocated elsewhere (cuMemAlloc,
+  // cudaMalloc, another library): launches and copies take it like any buffer, and it frees
+  // nothing. The start must be 16-byte aligned, as allocations are.
+  static DeviceBuffer borrow(const Context& context, detail::DevicePtr device_ptr,
+                             std::size_t size) {
+    detail::check_borrow(device_ptr, size, sizeof(T));
+    return DeviceBuffer(context, device_ptr, size);
+  }
+  static DeviceBuffer borrow(const Context& context, T* device_ptr, std::size_t size) {
+    return borrow(context, reinterpret_cast<detail::DevicePtr>(device_ptr), size);
+  }
 
   DeviceBuffer(DeviceBuffer&& other) noexcept
-      : context_(std::move(other.context_)), ptr_(other.ptr_), size_(other.size_) {
+      : context_(std::move(other.context_)),
+        ptr_(other.ptr_),
+        size_(other.size_),
+        owner_(other.owner_) {
     other.ptr_ = 0;
     other.size_ = 0;
   }
@@ -200,6 +230,7 @@ class DeviceBuffer {
       context_ = std::move(other.context_);
       ptr_ = other.ptr_;
       size_ = other.size_;
+      owner_ = other.owner_;
       other.ptr_ = 0;
       other.size_ = 0;
     }
@@ -211,8 +242,23 @@ class DeviceBuffer {
 
   std::size_t size() const { return size_; }
   std::size_t bytes() const { return size_ * sizeof(T); }  // checked when allocated
+  // The device address (a CUdeviceptr), for the driver API.
   detail::DevicePtr device_ptr() const { return ptr_; }
+  // The device address typed, for CUDA libraries (cuBLAS, cuFFT); never dereference it on the
+  // host.
+  T* device_data() { return reinterpret_cast<T*>(ptr_); }
+  const T* device_data() const { return reinterpret_cast<const T*>(ptr_); }
   const Context& context() const { return context_; }
+
+  // Elements [offset, offset + count) as a buffer of their own that frees nothing: a launch
+  // argument like any buffer (the aliasing check sees exactly its range), valid while this
+  // buffer is. It must start 16-byte aligned (kernels move whole chunks of up to 16 bytes from
+  // a view's start): at a multiple of 4 floats, 2 doubles. Throws Error past the end or off
+  // that boundary.
+  DeviceBuffer slice(std::size_t offset, std::size_t count) {
+    detail::check_slice(offset, count, size_, sizeof(T));
+    return DeviceBuffer(context_, ptr_ + offset * sizeof(T), count);
+  }
 
   void copy_from_host(const Stream& stream, const std::vector<T>& host) {
     if (host.size() != size_)
@@ -252,14 +298,18 @@ class DeviceBuffer {
       : context_(std::move(context)),
         ptr_(detail::allocate(context_, detail::checked_bytes("DeviceBuffer", size, sizeof(T)))),
         size_(size) {}
+  // A view of memory owned elsewhere (checked by the caller).
+  DeviceBuffer(Context context, detail::DevicePtr ptr, std::size_t size)
+      : context_(std::move(context)), ptr_(ptr), size_(size), owner_(false) {}
   void reset() noexcept {
-    if (ptr_ != 0) detail::release(context_, ptr_);
+    if (owner_ && ptr_ != 0) detail::release(context_, ptr_);
     ptr_ = 0;
   }
 
   Context context_;
   detail::DevicePtr ptr_ = 0;
   std::size_t size_ = 0;
+  bool owner_ = true;  // false for a borrowed buffer or a slice
 };
 
 // A row-major matrix in device memory, rows × cols with rows `pitch()` elements apart; what a
