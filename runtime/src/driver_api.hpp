@@ -14,14 +14,17 @@
   X(cuMemcpyHtoDAsync) X(cuMemcpyDtoHAsync) X(cuMemcpyDtoDAsync) X(cuMemsetD8Async)       \
   X(cuStreamCreate) X(cuStreamDestroy) X(cuStreamSynchronize) X(cuStreamWaitEvent)        \
   X(cuEventCreate) X(cuEventDestroy) X(cuEventRecord) X(cuEventSynchronize)               \
-  X(cuEventElapsedTime)                                                                   \
+  X(cuEventElapsedTime) X(cuStreamBeginCapture) X(cuStreamEndCapture) X(cuGraphDestroy)   \
+  X(cuGraphInstantiateWithFlags) X(cuGraphLaunch) X(cuGraphExecDestroy)                   \
   X(cuModuleLoadData) X(cuModuleUnload) X(cuModuleGetFunction) X(cuFuncGetAttribute)      \
   X(cuFuncSetAttribute) X(cuLaunchKernel)
 
 namespace carbide::detail {
 
 // cuda.h maps several names to versioned symbols (cuMemAlloc -> cuMemAlloc_v2); declaring the
-// members through the same macros keeps each pointer's type and symbol in step.
+// members through the same macros keeps each pointer's type and symbol in step. Graphs are
+// instantiated through cuGraphInstantiateWithFlags by name: cuda.h maps cuGraphInstantiate to it,
+// while libcuda's own cuGraphInstantiate symbol is the older five-argument form.
 struct DriverApi {
 #define CARBIDE_DECLARE_DRIVER_FUNCTION(name) decltype(&::name) name = nullptr;
   CARBIDE_DRIVER_FUNCTIONS(CARBIDE_DECLARE_DRIVER_FUNCTION)

@@ -1,6 +1,7 @@
 // The generated module on a real device: launches, contract rejection before the driver sees a
 // launch, and the runtime aliasing check; and the runtime's pipeline pieces: pinned memory,
-// copies that do not wait, events, slices and memory or streams borrowed from other code.
+// copies that do not wait, events, slices, memory or streams borrowed from other code, and
+// graphs.
 #include "gpu_kernels.carbide.hpp"
 #include "gpu_test_support.hpp"
 
@@ -263,6 +264,72 @@ TEST(Interop, BorrowedStreamLaunchesAndDestroysNothing) {
   }
   // The stream is still alive: the launch queued through the borrowed handle runs on it.
   for (float v : out.to_host_vec(owner)) ASSERT_EQ(v, 3.f);
+}
+
+TEST(Graphs, CapturedCopiesAndLaunchesReplay) {
+  CARBIDE_REQUIRE_DEVICE();
+  auto ctx = carbide::Context::create(0);
+  auto stream = ctx.create_stream();
+  const std::size_t n = (1 << 20) + 77;
+  auto in = carbide::PinnedBuffer<float>::uninitialized(ctx, n);
+  auto out = carbide::PinnedBuffer<float>::uninitialized(ctx, n);
+  std::fill(in.begin(), in.end(), 1.f);
+  std::fill(out.begin(), out.end(), std::numeric_limits<float>::quiet_NaN());
+  auto a = carbide::DeviceBuffer<float>::uninitialized(stream, n);
+  auto c = carbide::DeviceBuffer<float>::uninitialized(stream, n);
+  auto module = gpu_tests::load(ctx);
+  auto prepared = module.prepare_vecadd(carbide::LaunchConfig1D(carbide::div_ceil(n, 256), 256));
+
+  stream.begin_capture();
+  a.copy_from_host_async(stream, in);
+  module.vecadd(stream, prepared, a, a, c);
+  c.to_host_async(stream, out);
+  carbide::Graph graph = stream.end_capture();
+  stream.synchronize();
+  EXPECT_TRUE(std::all_of(out.begin(), out.end(), [](float v) { return std::isnan(v); }))
+      << "the captured work ran while it was captured";
+
+  for (unsigned replay = 0; replay < 2; ++replay) {
+    const auto values = random_floats(n, 100 + replay);  // new inputs, same pinned buffer
+    std::copy(values.begin(), values.end(), in.begin());
+    graph.launch(stream);
+    stream.synchronize();
+    std::size_t wrong = 0;
+    for (std::size_t i = 0; i < n; ++i) wrong += !(out[i] == values[i] + values[i]);
+    EXPECT_EQ(wrong, 0u) << "replay " << replay;
+  }
+}
+
+TEST(Graphs, TheDefaultStreamCannotBeCaptured) {
+  CARBIDE_REQUIRE_DEVICE();
+  auto ctx = carbide::Context::create(0);
+  try {
+    ctx.default_stream().begin_capture();
+    FAIL() << "the default stream began a capture";
+  } catch (const carbide::Error& error) {
+    EXPECT_STREQ(error.what(),
+                 "Stream::begin_capture: the default stream cannot be captured; capture a stream "
+                 "from Context::create_stream()");
+  }
+}
+
+TEST(Graphs, WaitingOnTheHostSpoilsTheCaptureAndEndsIt) {
+  CARBIDE_REQUIRE_DEVICE();
+  auto ctx = carbide::Context::create(0);
+  auto stream = ctx.create_stream();
+  auto out = carbide::DeviceBuffer<float>::zeroed(stream, 1000);
+  auto module = gpu_tests::load(ctx);
+  stream.begin_capture();
+  EXPECT_THROW(stream.synchronize(), carbide::DriverError);
+  try {
+    stream.end_capture();
+    FAIL() << "a spoiled capture became a graph";
+  } catch (const carbide::DriverError& error) {
+    EXPECT_EQ(error.result_name(), "CUDA_ERROR_STREAM_CAPTURE_INVALIDATED");
+  }
+  // The capture is over: the stream runs work again.
+  module.unsafe_launch_fill(stream, carbide::LaunchConfig1D(8, 128), out, 5.f);
+  for (float v : out.to_host_vec(stream)) ASSERT_EQ(v, 5.f);
 }
 
 }  // namespace

@@ -23,6 +23,7 @@ using DevicePtr = std::uint64_t;
 
 class Stream;
 class Event;
+class Graph;
 
 // A CUDA device with its primary context. Copies share the context.
 class Context {
@@ -54,6 +55,13 @@ class Stream {
   // Work queued on this stream from now on waits until `event` completes: two streams ordered
   // without the host waiting. The event may come from any stream, of any device.
   void wait(const Event& event) const;
+  // Records the work queued on this stream from now on, instead of running it, until
+  // end_capture. Only work that leaves the host free records: launches, copy_from, the *_async
+  // copies, events. Allocate before capturing; a synchronous copy or synchronize() fails and
+  // spoils the capture. Throws Error on the default stream, which cannot be captured.
+  void begin_capture() const;
+  // Ends this stream's capture; the Graph replays what it recorded.
+  Graph end_capture() const;
   // A stream made elsewhere (a CUstream or cudaStream_t of `context`'s device, null for the
   // default stream), for launching on it; the Stream does not destroy it, so keep it alive
   // while the Stream is used.
@@ -70,6 +78,24 @@ class Stream {
       : context_(std::move(context)), handle_(std::move(handle)) {}
   Context context_;
   std::shared_ptr<void> handle_;  // CUstream; null for the default stream
+};
+
+// Work captured from a stream (Stream::end_capture), run again with one launch: the same
+// kernels with the same arguments and the same copies, so every buffer and pinned buffer it uses
+// must outlive it; change their contents between launches, not the buffers. Copies share the
+// graph.
+class Graph {
+ public:
+  // Queues all of the graph's work on `stream`, a stream of the graph's device.
+  void launch(const Stream& stream) const;
+  const Context& context() const { return context_; }
+
+ private:
+  friend class Stream;
+  Graph(Context context, std::shared_ptr<void> handle)
+      : context_(std::move(context)), handle_(std::move(handle)) {}
+  Context context_;
+  std::shared_ptr<void> handle_;  // CUgraphExec
 };
 
 // A point in a stream's work (Stream::record): other streams wait for it, the host waits for
