@@ -26,7 +26,7 @@ Graph Stream::end_capture() const {
                 ended == CUDA_ERROR_STREAM_CAPTURE_INVALIDATED
                     ? "a call during the capture was not allowed while capturing (one that "
                       "waits on the host, such as a synchronous copy or synchronize(), or an "
-                      "allocation); queue only launches, copy_from, the *_async copies and events"
+                      "allocation); queue only launches, copy_from and the *_async copies"
                     : "");
   // The executable graph does not need the captured one, which goes at once.
   CUgraphExec exec = nullptr;

@@ -59,6 +59,12 @@ void check_copy(const char* what, std::size_t expected, std::size_t count, int s
                 std::to_string(stream_device) + "; copy within one device");
 }
 
+void check_copy_ranges(const char* what, DevicePtr dst, DevicePtr src, std::size_t bytes) {
+  if (dst != src && overlaps({"", dst, bytes, true}, {"", src, bytes, false}))
+    throw Error(std::string(what) + ": the source and destination overlap (slices of one "
+                "buffer), where a copy is undefined; copy through a buffer of their own");
+}
+
 void check_host_copy(const char* what, std::size_t device_count, std::size_t host_count,
                      int stream_device, int buffer_device) {
   if (host_count != device_count)

@@ -221,6 +221,9 @@ TEST(Interop, SlicesOfOneBufferAreCheckedForAliasingByTheirRanges) {
     EXPECT_EQ(error.exclusive_param(), "c");
     EXPECT_EQ(error.other_param(), "a");
   }
+  EXPECT_THROW(straddling.copy_from(stream, a), carbide::Error);
+  c.copy_from(stream, a);
+  EXPECT_EQ(c.to_host_vec(stream), std::vector<float>(values.begin(), values.begin() + n));
 }
 
 TEST(Interop, BorrowedBufferUsesTheMemoryAndFreesNothing) {

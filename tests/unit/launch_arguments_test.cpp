@@ -73,6 +73,20 @@ TEST(LaunchArguments, DeviceCopiesNeedEqualSizesOnOneDevice) {
   EXPECT_THROW(check_copy("DeviceBuffer::copy_from", 10, 10, 1, 0, 0), Error);
 }
 
+TEST(LaunchArguments, DeviceCopiesBetweenOverlappingSlicesAreRejected) {
+  EXPECT_NO_THROW(check_copy_ranges("DeviceBuffer::copy_from", 0x1000, 0x1100, 256));  // adjacent
+  EXPECT_NO_THROW(check_copy_ranges("DeviceBuffer::copy_from", 0x1000, 0x1000, 256));  // itself
+  try {
+    check_copy_ranges("DeviceBuffer::copy_from", 0x1000, 0x1010, 256);
+    FAIL() << "a copy between overlapping ranges was accepted";
+  } catch (const Error& error) {
+    EXPECT_STREQ(error.what(),
+                 "DeviceBuffer::copy_from: the source and destination overlap (slices of one "
+                 "buffer), where a copy is undefined; copy through a buffer of their own");
+  }
+  EXPECT_THROW(check_copy_ranges("DeviceBuffer::copy_from", 0x1010, 0x1000, 256), Error);
+}
+
 TEST(LaunchArguments, HostCopiesNeedEqualSizesAndTheStreamsDevice) {
   EXPECT_NO_THROW(check_host_copy("DeviceBuffer::to_host_async", 10, 10, 1, 1));
   try {

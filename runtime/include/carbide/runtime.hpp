@@ -56,8 +56,8 @@ class Stream {
   // without the host waiting. The event may come from any stream, of any device.
   void wait(const Event& event) const;
   // Records the work queued on this stream from now on, instead of running it, until
-  // end_capture. Only work that leaves the host free records: launches, copy_from, the *_async
-  // copies, events. Allocate before capturing; a synchronous copy or synchronize() fails and
+  // end_capture. Only work that leaves the host free records: launches, copy_from and the
+  // *_async copies. Allocate before capturing; a synchronous copy or synchronize() fails and
   // spoils the capture. Throws Error on the default stream, which cannot be captured.
   void begin_capture() const;
   // Ends this stream's capture; the Graph replays what it recorded.
@@ -80,24 +80,6 @@ class Stream {
   std::shared_ptr<void> handle_;  // CUstream; null for the default stream
 };
 
-// Work captured from a stream (Stream::end_capture), run again with one launch: the same
-// kernels with the same arguments and the same copies, so every buffer and pinned buffer it uses
-// must outlive it; change their contents between launches, not the buffers. Copies share the
-// graph.
-class Graph {
- public:
-  // Queues all of the graph's work on `stream`, a stream of the graph's device.
-  void launch(const Stream& stream) const;
-  const Context& context() const { return context_; }
-
- private:
-  friend class Stream;
-  Graph(Context context, std::shared_ptr<void> handle)
-      : context_(std::move(context)), handle_(std::move(handle)) {}
-  Context context_;
-  std::shared_ptr<void> handle_;  // CUgraphExec
-};
-
 // A point in a stream's work (Stream::record): other streams wait for it, the host waits for
 // it, and two of them time the work between them. Copies share the event.
 class Event {
@@ -117,6 +99,24 @@ class Event {
   std::shared_ptr<void> handle_;  // CUevent
 };
 
+// Work captured from a stream (Stream::end_capture), run again with one launch: the same
+// kernels with the same arguments and the same copies, so every buffer and pinned buffer it uses
+// must outlive it; change their contents between launches, not the buffers. Copies share the
+// graph.
+class Graph {
+ public:
+  // Queues all of the graph's work on `stream`, a stream of the graph's device.
+  void launch(const Stream& stream) const;
+  const Context& context() const { return context_; }
+
+ private:
+  friend class Stream;
+  Graph(Context context, std::shared_ptr<void> handle)
+      : context_(std::move(context)), handle_(std::move(handle)) {}
+  Context context_;
+  std::shared_ptr<void> handle_;  // CUgraphExec
+};
+
 namespace detail {
 // count × element_bytes, or an Error naming `what` when the product does not fit in 64 bits.
 std::size_t checked_bytes(const char* what, std::size_t count, std::size_t element_bytes);
@@ -134,6 +134,9 @@ void fill_zero(const Stream& stream, DevicePtr dst, std::size_t bytes);
 // Throws unless `count` equals `expected` and both buffers live on the stream's device.
 void check_copy(const char* what, std::size_t expected, std::size_t count, int stream_device,
                 int to_device, int from_device);
+// Throws when `bytes` at `dst` and at `src` overlap without being the same memory (two slices
+// of one buffer): the driver's copies are undefined there.
+void check_copy_ranges(const char* what, DevicePtr dst, DevicePtr src, std::size_t bytes);
 // Throws unless the host buffer holds `device_count` elements and the device buffer lives on
 // the stream's device.
 void check_host_copy(const char* what, std::size_t device_count, std::size_t host_count,
@@ -267,7 +270,7 @@ class DeviceBuffer {
   ~DeviceBuffer() { reset(); }
 
   std::size_t size() const { return size_; }
-  std::size_t bytes() const { return size_ * sizeof(T); }  // checked when allocated
+  std::size_t bytes() const { return size_ * sizeof(T); }  // checked when allocated or borrowed
   // The device address (a CUdeviceptr), for the driver API.
   detail::DevicePtr device_ptr() const { return ptr_; }
   // The device address typed, for CUDA libraries (cuBLAS, cuFFT); never dereference it on the
@@ -316,6 +319,7 @@ class DeviceBuffer {
   void copy_from(const Stream& stream, const DeviceBuffer& other) {
     detail::check_copy("DeviceBuffer::copy_from", size_, other.size_, stream.context().ordinal(),
                        context_.ordinal(), other.context_.ordinal());
+    detail::check_copy_ranges("DeviceBuffer::copy_from", ptr_, other.ptr_, bytes());
     detail::copy_on_device(stream, ptr_, other.ptr_, bytes());
   }
 
