@@ -5,11 +5,11 @@
 namespace carbide {
 namespace detail {
 
-void check(CUresult result, const char* call) {
+void check(CUresult result, const char* call, const char* hint) {
   if (result == CUDA_SUCCESS) return;
   const char* name = nullptr;
   if (driver().cuGetErrorName(result, &name) != CUDA_SUCCESS || name == nullptr) name = "CUDA_ERROR_UNKNOWN";
-  throw DriverError(static_cast<int>(result), name, call);
+  throw DriverError(static_cast<int>(result), name, call, hint);
 }
 
 ContextState::~ContextState() {
@@ -65,18 +65,41 @@ void release(const Context& context, DevicePtr ptr) noexcept {
   if (driver().cuCtxSetCurrent(context.state()->context) == CUDA_SUCCESS) driver().cuMemFree(ptr);
 }
 
-// Copies synchronise: the host memory is the caller's and may change as soon as we return.
-void copy_to_device(const Stream& stream, DevicePtr dst, const void* src, std::size_t bytes) {
+void* allocate_pinned(const Context& context, std::size_t bytes) {
+  if (bytes == 0) return nullptr;
+  make_current(context);
+  void* ptr = nullptr;
+  // Portable: page-locked for every context, so a stream of any device copies it directly.
+  check(driver().cuMemHostAlloc(&ptr, bytes, CU_MEMHOSTALLOC_PORTABLE), "cuMemHostAlloc");
+  return ptr;
+}
+
+void release_pinned(const Context& context, void* ptr) noexcept {
+  if (driver().cuCtxSetCurrent(context.state()->context) == CUDA_SUCCESS)
+    driver().cuMemFreeHost(ptr);
+}
+
+void copy_to_device_async(const Stream& stream, DevicePtr dst, const void* src, std::size_t bytes) {
   if (bytes == 0) return;
   make_current(stream.context());
   check(driver().cuMemcpyHtoDAsync(dst, src, bytes, native(stream)), "cuMemcpyHtoDAsync");
+}
+
+void copy_to_host_async(const Stream& stream, void* dst, DevicePtr src, std::size_t bytes) {
+  if (bytes == 0) return;
+  make_current(stream.context());
+  check(driver().cuMemcpyDtoHAsync(dst, src, bytes, native(stream)), "cuMemcpyDtoHAsync");
+}
+
+// Copies through ordinary host memory synchronise: it is the caller's and may change (or be
+// read) as soon as we return.
+void copy_to_device(const Stream& stream, DevicePtr dst, const void* src, std::size_t bytes) {
+  copy_to_device_async(stream, dst, src, bytes);
   stream.synchronize();
 }
 
 void copy_to_host(const Stream& stream, void* dst, DevicePtr src, std::size_t bytes) {
-  if (bytes == 0) return;
-  make_current(stream.context());
-  check(driver().cuMemcpyDtoHAsync(dst, src, bytes, native(stream)), "cuMemcpyDtoHAsync");
+  copy_to_host_async(stream, dst, src, bytes);
   stream.synchronize();
 }
 

@@ -7,8 +7,9 @@
 
 namespace carbide::detail {
 
-// Throws DriverError naming `call` when the driver reports a failure.
-void check(CUresult result, const char* call);
+// Throws DriverError naming `call` when the driver reports a failure, with `hint` (what the
+// caller may have done wrong) after the driver's code when there is one.
+void check(CUresult result, const char* call, const char* hint = "");
 
 struct ContextState {
   int ordinal = 0;
@@ -23,5 +24,6 @@ struct ContextState {
 void make_current(const Context& context);
 
 CUstream native(const Stream& stream);
+CUevent native(const Event& event);
 
 }  // namespace carbide::detail

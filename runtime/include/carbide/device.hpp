@@ -215,8 +215,9 @@ struct alignas(detail::vec_alignment<T, K>) vec {
 namespace detail {
 
 #if defined(__CUDACC__)
-// Moves a whole vec in the widest units its alignment allows. Views start at allocation starts
-// (aligned to 256 bytes) and chunk i starts at element K·i, so chunk addresses are vec-aligned.
+// Moves a whole vec in the widest units its alignment allows. Views start 16-byte aligned
+// (allocations at 256 bytes; DeviceBuffer::slice and borrow check it) and chunk i starts at
+// element K·i, so chunk addresses are vec-aligned.
 template <class Unit, class T, int K>
 __device__ __forceinline__ vec<T, K> load_units(const T* from) {
   vec<T, K> out;

@@ -22,6 +22,8 @@ using DevicePtr = std::uint64_t;
 }  // namespace detail
 
 class Stream;
+class Event;
+class Graph;
 
 // A CUDA device with its primary context. Copies share the context.
 class Context {
@@ -29,6 +31,7 @@ class Context {
   static Context create(int ordinal);
   Stream default_stream() const;
   Stream create_stream() const;
+  Event create_event() const;
   const DeviceLimits& limits() const;
   int ordinal() const;
   // The number of CUDA devices; 0 (not an error) where there is no driver or no GPU.
@@ -46,6 +49,26 @@ class Context {
 class Stream {
  public:
   void synchronize() const;
+  // Marks this point of the stream in `event`, which completes once the work queued before it
+  // has run. Record on a stream of the event's device.
+  void record(Event& event) const;
+  // Work queued on this stream from now on waits until `event` completes: two streams ordered
+  // without the host waiting. The event may come from any stream, of any device.
+  void wait(const Event& event) const;
+  // Records the work queued on this stream from now on, instead of running it, until
+  // end_capture. Only work that leaves the host free records: launches, copy_from and the
+  // *_async copies. Allocate before capturing; a synchronous copy or synchronize() fails and
+  // spoils the capture. Throws Error on the default stream, which cannot be captured.
+  void begin_capture() const;
+  // Ends this stream's capture; the Graph replays what it recorded.
+  Graph end_capture() const;
+  // A stream made elsewhere (a CUstream or cudaStream_t of `context`'s device, null for the
+  // default stream), for launching on it; the Stream does not destroy it, so keep it alive
+  // while the Stream is used.
+  static Stream borrow(const Context& context, void* native_stream) {
+    return Stream(context, std::shared_ptr<void>(native_stream, [](void*) {}));
+  }
+  // The CUstream (a cudaStream_t to the CUDA runtime and libraries such as cuBLAS).
   void* native_handle() const { return handle_.get(); }
   const Context& context() const { return context_; }
 
@@ -57,21 +80,138 @@ class Stream {
   std::shared_ptr<void> handle_;  // CUstream; null for the default stream
 };
 
+// A point in a stream's work (Stream::record): other streams wait for it, the host waits for
+// it, and two of them time the work between them. Copies share the event.
+class Event {
+ public:
+  // Waits on the host until the work recorded before the event has run.
+  void synchronize() const;
+  // The milliseconds between two events recorded on streams of one device; waits for `end`.
+  static float elapsed_ms(const Event& start, const Event& end);
+  void* native_handle() const { return handle_.get(); }
+  const Context& context() const { return context_; }
+
+ private:
+  friend class Context;
+  Event(Context context, std::shared_ptr<void> handle)
+      : context_(std::move(context)), handle_(std::move(handle)) {}
+  Context context_;
+  std::shared_ptr<void> handle_;  // CUevent
+};
+
+// Work captured from a stream (Stream::end_capture), run again with one launch: the same
+// kernels with the same arguments and the same copies, so every buffer and pinned buffer it uses
+// must outlive it; change their contents between launches, not the buffers. Copies share the
+// graph.
+class Graph {
+ public:
+  // Queues all of the graph's work on `stream`, a stream of the graph's device.
+  void launch(const Stream& stream) const;
+  const Context& context() const { return context_; }
+
+ private:
+  friend class Stream;
+  Graph(Context context, std::shared_ptr<void> handle)
+      : context_(std::move(context)), handle_(std::move(handle)) {}
+  Context context_;
+  std::shared_ptr<void> handle_;  // CUgraphExec
+};
+
 namespace detail {
 // count × element_bytes, or an Error naming `what` when the product does not fit in 64 bits.
 std::size_t checked_bytes(const char* what, std::size_t count, std::size_t element_bytes);
 DevicePtr allocate(const Context& context, std::size_t bytes);
 void release(const Context& context, DevicePtr ptr) noexcept;
+void* allocate_pinned(const Context& context, std::size_t bytes);
+void release_pinned(const Context& context, void* ptr) noexcept;
 void copy_to_device(const Stream& stream, DevicePtr dst, const void* src, std::size_t bytes);
 void copy_to_host(const Stream& stream, void* dst, DevicePtr src, std::size_t bytes);
+// Queued on the stream; they return before the copy has run.
+void copy_to_device_async(const Stream& stream, DevicePtr dst, const void* src, std::size_t bytes);
+void copy_to_host_async(const Stream& stream, void* dst, DevicePtr src, std::size_t bytes);
 void copy_on_device(const Stream& stream, DevicePtr dst, DevicePtr src, std::size_t bytes);
 void fill_zero(const Stream& stream, DevicePtr dst, std::size_t bytes);
 // Throws unless `count` equals `expected` and both buffers live on the stream's device.
 void check_copy(const char* what, std::size_t expected, std::size_t count, int stream_device,
                 int to_device, int from_device);
+// Throws when `bytes` at `dst` and at `src` overlap without being the same memory (two slices
+// of one buffer): the driver's copies are undefined there.
+void check_copy_ranges(const char* what, DevicePtr dst, DevicePtr src, std::size_t bytes);
+// Throws unless the host buffer holds `device_count` elements and the device buffer lives on
+// the stream's device.
+void check_host_copy(const char* what, std::size_t device_count, std::size_t host_count,
+                     int stream_device, int buffer_device);
+// Throws unless [offset, offset + count) lies within `size` elements and starts where a view
+// may start (see DeviceBuffer::slice).
+void check_slice(std::size_t offset, std::size_t count, std::size_t size,
+                 std::size_t element_bytes);
+// Throws unless `count` elements at `ptr` may be a view: not null, not wrapping past the end of
+// the address space, and starting where a view may start.
+void check_borrow(DevicePtr ptr, std::size_t count, std::size_t element_bytes);
 }  // namespace detail
 
-// Device memory holding `size()` elements of T. Move-only: one owner frees it.
+// Page-locked host memory holding `size()` elements of T: what copies that do not wait
+// (DeviceBuffer::copy_from_host_async, to_host_async) read and write, at the bus's full speed.
+// Portable: a stream of any device may copy to or from it. Move-only: one owner frees it.
+template <class T>
+class PinnedBuffer {
+  static_assert(std::is_trivially_copyable_v<T>, "pinned buffers hold trivially copyable values");
+
+ public:
+  // The values are unspecified until written.
+  static PinnedBuffer uninitialized(const Context& context, std::size_t size) {
+    return PinnedBuffer(context, size);
+  }
+
+  PinnedBuffer(PinnedBuffer&& other) noexcept
+      : context_(std::move(other.context_)), data_(other.data_), size_(other.size_) {
+    other.data_ = nullptr;
+    other.size_ = 0;
+  }
+  PinnedBuffer& operator=(PinnedBuffer&& other) noexcept {
+    if (this != &other) {
+      reset();
+      context_ = std::move(other.context_);
+      data_ = other.data_;
+      size_ = other.size_;
+      other.data_ = nullptr;
+      other.size_ = 0;
+    }
+    return *this;
+  }
+  PinnedBuffer(const PinnedBuffer&) = delete;
+  PinnedBuffer& operator=(const PinnedBuffer&) = delete;
+  ~PinnedBuffer() { reset(); }
+
+  std::size_t size() const { return size_; }
+  T* data() { return data_; }
+  const T* data() const { return data_; }
+  T* begin() { return data_; }
+  T* end() { return data_ + size_; }
+  const T* begin() const { return data_; }
+  const T* end() const { return data_ + size_; }
+  T& operator[](std::size_t i) { return data_[i]; }
+  const T& operator[](std::size_t i) const { return data_[i]; }
+
+ private:
+  PinnedBuffer(Context context, std::size_t size)
+      : context_(std::move(context)),
+        data_(static_cast<T*>(detail::allocate_pinned(
+            context_, detail::checked_bytes("PinnedBuffer", size, sizeof(T))))),
+        size_(size) {}
+  void reset() noexcept {
+    if (data_ != nullptr) detail::release_pinned(context_, data_);
+    data_ = nullptr;
+  }
+
+  Context context_;
+  T* data_ = nullptr;
+  std::size_t size_ = 0;
+};
+
+// Device memory holding `size()` elements of T. Move-only: one owner frees it. A borrowed
+// buffer or a slice is a view of memory owned elsewhere and frees nothing: the owner must keep
+// that memory alive while the view (or work queued with it) uses it.
 template <class T>
 class DeviceBuffer {
   static_assert(std::is_trivially_copyable_v<T>, "device buffers hold trivially copyable values");
@@ -93,9 +233,23 @@ class DeviceBuffer {
   static DeviceBuffer from_host(const Stream& stream, const std::vector<T>& host) {
     return from_host(stream, host.data(), host.size());
   }
+  // `size` elements of `context`'s device at `device_ptr`, allocated elsewhere (cuMemAlloc,
+  // cudaMalloc, another library): launches and copies take it like any buffer, and it frees
+  // nothing. The start must be 16-byte aligned, as allocations are.
+  static DeviceBuffer borrow(const Context& context, detail::DevicePtr device_ptr,
+                             std::size_t size) {
+    detail::check_borrow(device_ptr, size, sizeof(T));
+    return DeviceBuffer(context, device_ptr, size);
+  }
+  static DeviceBuffer borrow(const Context& context, T* device_ptr, std::size_t size) {
+    return borrow(context, reinterpret_cast<detail::DevicePtr>(device_ptr), size);
+  }
 
   DeviceBuffer(DeviceBuffer&& other) noexcept
-      : context_(std::move(other.context_)), ptr_(other.ptr_), size_(other.size_) {
+      : context_(std::move(other.context_)),
+        ptr_(other.ptr_),
+        size_(other.size_),
+        owner_(other.owner_) {
     other.ptr_ = 0;
     other.size_ = 0;
   }
@@ -105,6 +259,7 @@ class DeviceBuffer {
       context_ = std::move(other.context_);
       ptr_ = other.ptr_;
       size_ = other.size_;
+      owner_ = other.owner_;
       other.ptr_ = 0;
       other.size_ = 0;
     }
@@ -115,9 +270,24 @@ class DeviceBuffer {
   ~DeviceBuffer() { reset(); }
 
   std::size_t size() const { return size_; }
-  std::size_t bytes() const { return size_ * sizeof(T); }  // checked when allocated
+  std::size_t bytes() const { return size_ * sizeof(T); }  // checked when allocated or borrowed
+  // The device address (a CUdeviceptr), for the driver API.
   detail::DevicePtr device_ptr() const { return ptr_; }
+  // The device address typed, for CUDA libraries (cuBLAS, cuFFT); never dereference it on the
+  // host.
+  T* device_data() { return reinterpret_cast<T*>(ptr_); }
+  const T* device_data() const { return reinterpret_cast<const T*>(ptr_); }
   const Context& context() const { return context_; }
+
+  // Elements [offset, offset + count) as a buffer of their own that frees nothing: a launch
+  // argument like any buffer (the aliasing check sees exactly its range), valid while this
+  // buffer is. It must start 16-byte aligned (kernels move whole chunks of up to 16 bytes from
+  // a view's start): at a multiple of 4 floats, 2 doubles. Throws Error past the end or off
+  // that boundary.
+  DeviceBuffer slice(std::size_t offset, std::size_t count) {
+    detail::check_slice(offset, count, size_, sizeof(T));
+    return DeviceBuffer(context_, ptr_ + offset * sizeof(T), count);
+  }
 
   void copy_from_host(const Stream& stream, const std::vector<T>& host) {
     if (host.size() != size_)
@@ -130,11 +300,26 @@ class DeviceBuffer {
     detail::copy_to_host(stream, host.data(), ptr_, bytes());
     return host;
   }
+  // Queues the copy of `host` into this buffer on `stream` and returns at once: `host` must
+  // stay alive and unchanged until the stream has run the copy (Stream::synchronize, an Event).
+  void copy_from_host_async(const Stream& stream, const PinnedBuffer<T>& host) {
+    detail::check_host_copy("DeviceBuffer::copy_from_host_async", size_, host.size(),
+                            stream.context().ordinal(), context_.ordinal());
+    detail::copy_to_device_async(stream, ptr_, host.data(), bytes());
+  }
+  // Queues the copy of this buffer into `host` and returns at once: read `host` only after the
+  // stream has run the copy.
+  void to_host_async(const Stream& stream, PinnedBuffer<T>& host) const {
+    detail::check_host_copy("DeviceBuffer::to_host_async", size_, host.size(),
+                            stream.context().ordinal(), context_.ordinal());
+    detail::copy_to_host_async(stream, host.data(), ptr_, bytes());
+  }
   // Copies `other` (same size, same device) on the device, ordered on `stream` with the
   // launches around it: the output of one kernel becomes another's input without a host trip.
   void copy_from(const Stream& stream, const DeviceBuffer& other) {
     detail::check_copy("DeviceBuffer::copy_from", size_, other.size_, stream.context().ordinal(),
                        context_.ordinal(), other.context_.ordinal());
+    detail::check_copy_ranges("DeviceBuffer::copy_from", ptr_, other.ptr_, bytes());
     detail::copy_on_device(stream, ptr_, other.ptr_, bytes());
   }
 
@@ -143,14 +328,18 @@ class DeviceBuffer {
       : context_(std::move(context)),
         ptr_(detail::allocate(context_, detail::checked_bytes("DeviceBuffer", size, sizeof(T)))),
         size_(size) {}
+  // A view of memory owned elsewhere (checked by the caller).
+  DeviceBuffer(Context context, detail::DevicePtr ptr, std::size_t size)
+      : context_(std::move(context)), ptr_(ptr), size_(size), owner_(false) {}
   void reset() noexcept {
-    if (ptr_ != 0) detail::release(context_, ptr_);
+    if (owner_ && ptr_ != 0) detail::release(context_, ptr_);
     ptr_ = 0;
   }
 
   Context context_;
   detail::DevicePtr ptr_ = 0;
   std::size_t size_ = 0;
+  bool owner_ = true;  // false for a borrowed buffer or a slice
 };
 
 // A row-major matrix in device memory, rows × cols with rows `pitch()` elements apart; what a
