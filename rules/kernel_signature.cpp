@@ -64,8 +64,9 @@ void check_parameter(const RuleContext& context, const model::Kernel& kernel,
                         "parameter '" + param.name + "' of kernel '" + kernel.qualified_name +
                             "' " + problem(param) + "; " + advice(param, pointee_const),
                         type_range);
-  if (param.unsupported == UnsupportedParam::RawPointer ||
-      param.unsupported == UnsupportedParam::MutableSharedView) {
+  // An instance's parameter is spelled by its template (`T value`): no replacement fits there.
+  if (!kernel.is_instance() && (param.unsupported == UnsupportedParam::RawPointer ||
+                                param.unsupported == UnsupportedParam::MutableSharedView)) {
     // A mutable span most often means a read that forgot its const.
     const bool reads = pointee_const || param.unsupported == UnsupportedParam::MutableSharedView;
     const std::string view = reads ? "carbide::span<const " + param.element_type + ">"
@@ -83,8 +84,33 @@ bool is_ascii(llvm::StringRef name) {
 
 void KernelSignatureRule::check(const RuleContext& context) {
   for (const model::Module& module : context.program.modules) {
-    for (const model::Kernel& kernel : module.kernels) {
+    std::vector<const model::Kernel*> kernels = model::named_kernels(module);
+    for (const model::Kernel* kernel : kernels)
+      for (const model::Kernel* earlier : kernels) {
+        if (earlier == kernel) break;
+        if (earlier->name != kernel->name) continue;
+        auto result = finding(name(), diag::Severity::Error, kernel->decl->getLocation(),
+                              "kernel '" + kernel->name + "' has the name of another kernel in namespace '" +
+                                  module.qualified_name +
+                                  "'; the generated Module launches kernels by name, so give each its own",
+                              kernel->decl->getLocation());
+        result.notes.push_back({earlier->decl->getLocation(), "the other kernel"});
+        context.reporter.report(std::move(result));
+        break;
+      }
+    for (const model::Kernel& kernel : module.kernels)
+      if (kernel.is_instance()) kernels.push_back(&kernel);
+    for (const model::Kernel* each : kernels) {
+      const model::Kernel& kernel = *each;
       const clang::FunctionDecl* decl = kernel.decl;
+      // An instance's parameters are checked with their types known; the rest is its template's.
+      if (kernel.is_instance()) {
+        const clang::FunctionDecl* pattern = decl->getTemplateInstantiationPattern();
+        for (std::size_t i = 0; i < kernel.params.size(); ++i)
+          if (pattern && i < pattern->getNumParams() && pattern->getParamDecl(i)->getType()->isDependentType())
+            check_parameter(context, kernel, kernel.params[i], name());
+        continue;
+      }
       const clang::SourceLocation at = decl->getLocation();
       const clang::SourceRange name_range(at, at);
       auto report = [&](std::string message) {
@@ -114,9 +140,11 @@ void KernelSignatureRule::check(const RuleContext& context) {
       if (decl->isVariadic())
         report("kernel '" + kernel.qualified_name +
                "' is variadic; give it a fixed parameter list");
-      if (decl->isTemplated() || decl->isTemplateInstantiation())
-        report("kernel '" + kernel.qualified_name +
-               "' is a template; make the kernel a plain function that calls a template helper");
+      if (!kernel.unsupported_template_parameter.empty())
+        report("kernel template '" + kernel.qualified_name + "': template parameter " +
+               kernel.unsupported_template_parameter +
+               "; the generated launch API repeats a kernel's template parameters, which may be "
+               "types and integral values");
       for (const model::Parameter& param : kernel.params)
         check_parameter(context, kernel, param, name());
     }

@@ -159,6 +159,23 @@ void shifted_copy(carbide::span<const float> in, std::uint32_t shift, carbide::d
   if (float* element = out.get_mut(idx)) *element = in[idx.get() + shift];
 }
 
+// A kernel template: each block writes its Block elements reversed and scaled, staged through a
+// shared array of Block elements of T. The tests launch the two instances named below; the
+// explicit instantiations are what gives them entries, as the launches are in other files.
+template <class T, unsigned Block>
+CARBIDE_KERNEL
+CARBIDE_LAUNCH_CONTRACT(domain = 1, block = (Block, 1, 1))
+void reverse_scaled(carbide::disjoint_span<T> out, carbide::span<const T> in, T factor) {
+  auto lid = carbide::thread::local_index();
+  auto idx = carbide::thread::index_1d();
+  auto staged = carbide::block::shared<T, Block>();
+  staged[lid] = idx.get() < in.size() ? in[idx.get()] : T(0);
+  carbide::block::sync();
+  if (T* o = out.get_mut(idx)) *o = factor * staged[Block - 1 - lid.get()];
+}
+template void reverse_scaled<float, 256>(carbide::disjoint_span<float>, carbide::span<const float>, float);
+template void reverse_scaled<double, 64>(carbide::disjoint_span<double>, carbide::span<const double>, double);
+
 // A power-of-two merge over one block's 2·kBlock elements in shared memory, written into `out`:
 // CARBIDE_REQUIRE states what the host promises (and lets the checker prove the pairs disjoint).
 CARBIDE_KERNEL

@@ -46,6 +46,35 @@ TEST(Vocabulary, BlockTreeAndWarpPartialsSumAllElements) {
   EXPECT_LT(std::fabs(result[1] - reference) / magnitude, 1e-5) << result[1] << " vs " << reference;
 }
 
+// Two instances of one kernel template, each with its own element type, block and contract.
+template <class T, unsigned Block>
+void expect_blocks_reversed(const gpu_vocabulary::Module& module, const carbide::Stream& stream) {
+  const std::size_t n = 64 * Block;
+  std::vector<T> values(n);
+  for (std::size_t i = 0; i < n; ++i) values[i] = T(i % 1000) / T(7);
+  auto in = carbide::DeviceBuffer<T>::from_host(stream, values);
+  auto out = carbide::DeviceBuffer<T>::zeroed(stream, n);
+  module.reverse_scaled(stream, module.prepare_reverse_scaled<T, Block>(carbide::LaunchConfig1D(n / Block, Block)),
+                        out, in, T(3));
+  const std::vector<T> reversed = out.to_host_vec(stream);
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::size_t block = i / Block, within = i % Block;
+    ASSERT_EQ(reversed[i], T(3) * values[block * Block + Block - 1 - within]) << "element " << i;
+  }
+  // The contract follows the template's arguments: another block size is refused.
+  const auto other_block = [&] { module.prepare_reverse_scaled<T, Block>(carbide::LaunchConfig1D(n / 32, 32)); };
+  EXPECT_THROW(other_block(), carbide::LaunchContractError);
+}
+
+TEST(Vocabulary, KernelTemplateInstancesRunWithTheirOwnArguments) {
+  CARBIDE_REQUIRE_DEVICE();
+  auto ctx = carbide::Context::create(0);
+  auto stream = ctx.default_stream();
+  auto module = gpu_vocabulary::load(ctx);
+  expect_blocks_reversed<float, 256>(module, stream);
+  expect_blocks_reversed<double, 64>(module, stream);
+}
+
 TEST(Vocabulary, AtomicHistogramCountsExactly) {
   CARBIDE_REQUIRE_DEVICE();
   auto ctx = carbide::Context::create(0);

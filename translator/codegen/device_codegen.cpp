@@ -93,7 +93,8 @@ std::string entry_point(const model::Module& module, const model::Kernel& kernel
   std::string text = "// " + kernel.qualified_name;
   if (kernel.has_valid_contract()) text += ": launch contract `" + kernel.contract->text + "`";
   text += "\nextern \"C\" __global__ void " + launch_attributes(kernel) + kernel.entry_name + "(" +
-          params + ") {\n  ::" + module.qualified_name + "::" + kernel.name + "(" + args + ");\n}\n";
+          params + ") {\n  ::" + module.qualified_name + "::" + kernel.name + kernel.template_arguments + "(" + args +
+          ");\n}\n";
   return text;
 }
 

@@ -2,6 +2,7 @@
 
 #include "codegen/copied_declarations.hpp"
 #include "codegen/generated_text.hpp"
+#include "model/kernel_instances.hpp"
 
 #include <llvm/ADT/StringExtras.h>
 #include <llvm/Support/BLAKE3.h>
@@ -16,6 +17,26 @@ namespace {
 using model::ParamKind;
 
 std::string tag_name(const model::Kernel& kernel) { return kernel.name + "_kernel"; }
+
+// The tag as the API names it: `reduce_kernel`, or in a template `reduce_kernel<Block>` and in
+// an instance `reduce_kernel<256>`.
+std::string tag_type(const model::Kernel& kernel) {
+  if (kernel.is_instance()) return tag_name(kernel) + kernel.template_arguments;
+  return tag_name(kernel) + kernel.template_parameters;
+}
+
+// What a declaration of the API starts with: a template's head; an instance's stub is an
+// explicit specialization.
+std::string template_prefix(const model::Kernel& kernel, const std::string& indent) {
+  if (kernel.is_instance()) return indent + "template <>\n";
+  if (kernel.is_template()) return indent + kernel.template_head + "\n";
+  return "";
+}
+
+// The member function `name` of Module, as a stub defines it: `Module::reduce<256>`.
+std::string member(const model::Kernel& kernel, const std::string& name) {
+  return "Module::" + name + kernel.template_arguments;
+}
 
 
 // The API's shape follows the annotations alone, so that host code still type-checks while a
@@ -53,7 +74,7 @@ std::string parameter_list(const model::Kernel& kernel) {
 }
 
 std::string launch_name(const model::Kernel& kernel) {
-  return kernel.has_contract() ? kernel.name : "unsafe_launch_" + kernel.name;
+  return kernel.has_contract() ? kernel.name : model::unchecked_launch_name(kernel.name);
 }
 
 std::string exclusive_names(const model::Kernel& kernel) {
@@ -65,27 +86,35 @@ std::string exclusive_names(const model::Kernel& kernel) {
 
 std::string kernel_declarations(const model::Kernel& kernel) {
   std::string text;
+  const std::string prefix = template_prefix(kernel, "  ");
   if (kernel.has_contract()) {
-    text += "  // Proof that a configuration satisfies " + kernel.name + "'s contract on this device.\n"
-            "  struct " + tag_name(kernel) + " {\n   private:\n    friend class Module;\n"
-            "    static carbide::Prepared<" + tag_name(kernel) + "> make(const carbide::LaunchConfig& config,\n"
-            "                                                    const void* module);\n  };\n\n"
-            "  // Checks `config` against `" + kernel.contract->text + "` and this device's limits;\n"
-            "  // throws carbide::LaunchContractError naming the field that does not fit.\n"
-            "  carbide::Prepared<" + tag_name(kernel) + "> prepare_" + kernel.name +
+    const std::string tag = tag_name(kernel);
+    text += "  // Proof that a configuration satisfies " + kernel.name + "'s contract on this device.\n" +
+            prefix + "  struct " + tag + " {\n   private:\n    friend class Module;\n";
+    // A template's tags are made for each instance the stubs define; the one body serves all.
+    if (kernel.is_template())
+      text += "    static carbide::Prepared<" + tag + "> make(const carbide::LaunchConfig& config,\n"
+              "                                             const void* module) {\n"
+              "      return carbide::Prepared<" + tag + ">(config, module);\n    }\n  };\n\n";
+    else
+      text += "    static carbide::Prepared<" + tag + "> make(const carbide::LaunchConfig& config,\n"
+              "                                                    const void* module);\n  };\n\n";
+    text += "  // Checks `config` against `" + kernel.contract->text + "` and this device's limits;\n"
+            "  // throws carbide::LaunchContractError naming the field that does not fit.\n" + prefix +
+            "  carbide::Prepared<" + tag_type(kernel) + "> " + model::prepare_function_name(kernel.name) +
             "(const carbide::LaunchConfig& config) const;\n\n";
-    text += "  // Launches " + kernel.qualified_name + " on `stream`.";
+    text += "  // Launches " + kernel.qualified_name + kernel.template_parameters + " on `stream`.";
   } else {
-    text += "  // Launches " + kernel.qualified_name +
+    text += "  // Launches " + kernel.qualified_name + kernel.template_parameters +
             ", which has no launch contract: only the device's limits are checked.";
   }
   const std::string exclusive = exclusive_names(kernel);
   if (!exclusive.empty())
     text += "\n  // Throws carbide::AliasingError if " + exclusive +
             " overlaps another buffer argument.";
-  text += "\n  void " + launch_name(kernel) + "(const carbide::Stream& stream, ";
+  text += "\n" + prefix + "  void " + launch_name(kernel) + "(const carbide::Stream& stream, ";
   text += kernel.has_contract()
-              ? "const carbide::Prepared<" + tag_name(kernel) + ">& prepared"
+              ? "const carbide::Prepared<" + tag_type(kernel) + ">& prepared"
               : "const carbide::LaunchConfig& config";
   text += parameter_list(kernel) + ") const;\n\n";
   return text;
@@ -111,7 +140,7 @@ std::string image_array(const std::string& bytes) {
 std::string contract_constant(const model::Kernel& kernel) {
   const contract::Contract& c = *kernel.contract->parsed;
   const std::uint64_t bound = kernel.bounds ? kernel.bounds->max_threads : 0;
-  return "const carbide::LaunchContract " + kernel.name + "_contract{\n    " +
+  return "const carbide::LaunchContract " + kernel.symbol + "_contract{\n    " +
          c_string(kernel.qualified_name) + ", " + std::to_string(c.domain) + ", {" +
          std::to_string(c.block[0]) + ", " + std::to_string(c.block[1]) + ", " +
          std::to_string(c.block[2]) + "}, " + std::to_string(c.dynamic_shared_bytes) + ", " +
@@ -150,25 +179,27 @@ std::string argument_setup(const model::Kernel& kernel) {
 
 std::string kernel_definitions(const model::Kernel& kernel, std::size_t index) {
   const std::string i = std::to_string(index);
+  const std::string prefix = template_prefix(kernel, "");
   std::string text;
   if (kernel.has_contract()) {
-    const std::string tag = "Module::" + tag_name(kernel);
-    text += "carbide::Prepared<" + tag + "> " + tag + "::make(const carbide::LaunchConfig& config,\n"
-            "    const void* module) {\n  return carbide::Prepared<" + tag_name(kernel) +
-            ">(config, module);\n}\n\n";
-    text += "carbide::Prepared<" + tag + "> Module::prepare_" + kernel.name +
+    const std::string tag = "Module::" + tag_type(kernel);
+    if (!kernel.is_instance())
+      text += "carbide::Prepared<" + tag + "> " + tag + "::make(const carbide::LaunchConfig& config,\n"
+              "    const void* module) {\n  return carbide::Prepared<" + tag_name(kernel) +
+              ">(config, module);\n}\n\n";
+    text += prefix + "carbide::Prepared<" + tag + "> " + member(kernel, model::prepare_function_name(kernel.name)) +
             "(const carbide::LaunchConfig& config) const {\n"
-            "  carbide::validate_launch(" + kernel.name + "_contract, config, loaded_.context().limits(),\n"
+            "  carbide::validate_launch(" + kernel.symbol + "_contract, config, loaded_.context().limits(),\n"
             "                           loaded_.footprint(" + i + "));\n"
             "  loaded_.reserve_dynamic_shared(" + i + ", config.dynamic_shared_bytes);\n"
-            "  return " + tag_name(kernel) + "::make(config, loaded_.identity());\n}\n\n";
-    text += "void Module::" + kernel.name + "(const carbide::Stream& stream, const carbide::Prepared<" +
-            tag_name(kernel) + ">& prepared" + parameter_list(kernel) + ") const {\n"
+            "  return " + tag_type(kernel) + "::make(config, loaded_.identity());\n}\n\n";
+    text += prefix + "void " + member(kernel, kernel.name) + "(const carbide::Stream& stream, const carbide::Prepared<" +
+            tag_type(kernel) + ">& prepared" + parameter_list(kernel) + ") const {\n"
             "  carbide::detail::check_prepared_for(" + c_string(kernel.qualified_name) +
             ", prepared.module_identity(), loaded_);\n" + argument_setup(kernel) +
             "  loaded_.launch(" + i + ", stream, prepared.config(), args);\n}\n\n";
   } else {
-    text += "void Module::" + launch_name(kernel) + "(const carbide::Stream& stream, "
+    text += prefix + "void " + member(kernel, launch_name(kernel)) + "(const carbide::Stream& stream, "
             "const carbide::LaunchConfig& config" + parameter_list(kernel) + ") const {\n"
             "  carbide::validate_device_limits(" + c_string(kernel.qualified_name) +
             ", config, loaded_.context().limits(),\n"
@@ -179,6 +210,19 @@ std::string kernel_definitions(const model::Kernel& kernel, std::size_t index) {
   return text;
 }
 
+// What the API header declares: plain kernels and templates as written, never instances (the
+// header is made before any are known, and must read the same once they are).
+// A template whose parameters the API cannot repeat, or a second kernel of one name, is left
+// out; carbide-kernel-signature reports it.
+std::vector<const model::Kernel*> api_kernels(const model::Module& module) {
+  std::vector<const model::Kernel*> kernels;
+  for (const model::Kernel* kernel : model::named_kernels(module))
+    if (kernel->unsupported_template_parameter.empty() &&
+        llvm::none_of(kernels, [&](const model::Kernel* other) { return other->name == kernel->name; }))
+      kernels.push_back(kernel);
+  return kernels;
+}
+
 }  // namespace
 
 std::string generate_api_header(const model::Program& program) {
@@ -187,8 +231,8 @@ std::string generate_api_header(const model::Program& program) {
   text += "#pragma once\n\n#include <carbide/runtime.hpp>\n";
   std::set<std::string> forward;
   for (const model::Module& module : program.modules)
-    for (const model::Kernel& kernel : module.kernels)
-      for (const model::Parameter& param : kernel.params)
+    for (const model::Kernel* kernel : api_kernels(module))
+      for (const model::Parameter& param : kernel->params)
         if (!param.forward_declaration.empty()) forward.insert(param.forward_declaration);
   if (!forward.empty()) text += "\n";
   for (const std::string& declaration : forward) text += declaration + "\n";
@@ -197,7 +241,7 @@ std::string generate_api_header(const model::Program& program) {
     text += "\n" + open_namespaces(module.namespace_path, module.inline_namespaces) + "\n";
     text += "// The kernels of namespace " + module.qualified_name + ", loaded into one context.\n"
             "class Module {\n public:\n";
-    for (const model::Kernel& kernel : module.kernels) text += kernel_declarations(kernel);
+    for (const model::Kernel* kernel : api_kernels(module)) text += kernel_declarations(*kernel);
     text += " private:\n  friend Module load(const carbide::Context& context);\n"
             "  explicit Module(carbide::detail::LoadedModule loaded) : loaded_(std::move(loaded)) {}\n"
             "  carbide::detail::LoadedModule loaded_;\n};\n\n"

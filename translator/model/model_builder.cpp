@@ -6,17 +6,34 @@
 
 #include <clang/Basic/SourceManager.h>
 #include <clang/AST/RecursiveASTVisitor.h>
+#include <clang/AST/DeclTemplate.h>
+#include <llvm/ADT/StringExtras.h>
 #include <llvm/Support/FileSystem.h>
 #include <llvm/Support/Path.h>
 
+#include <algorithm>
 #include <map>
 
 namespace carbide::model {
 
 std::size_t Program::kernel_count() const {
   std::size_t count = 0;
-  for (const Module& module : modules) count += module.kernels.size();
+  for (const Module& module : modules) count += module.kernels.size() + module.kernel_templates.size();
   return count;
+}
+
+std::vector<const Kernel*> named_kernels(const Module& module) {
+  std::vector<const Kernel*> kernels;
+  for (const Kernel& kernel : module.kernels)
+    if (!kernel.is_instance()) kernels.push_back(&kernel);
+  for (const Kernel& kernel : module.kernel_templates) kernels.push_back(&kernel);
+  if (!kernels.empty()) {
+    const clang::SourceManager& sources = kernels.front()->decl->getASTContext().getSourceManager();
+    std::stable_sort(kernels.begin(), kernels.end(), [&](const Kernel* a, const Kernel* b) {
+      return sources.isBeforeInTranslationUnit(a->decl->getLocation(), b->decl->getLocation());
+    });
+  }
+  return kernels;
 }
 
 namespace {
@@ -24,8 +41,11 @@ namespace {
 class KernelFinder : public clang::RecursiveASTVisitor<KernelFinder> {
  public:
   explicit KernelFinder(const clang::SourceManager& sources) : sources_(sources) {}
+  // Templates as written; their instances (an explicit instantiation is visited too) are
+  // found through the template.
   bool VisitFunctionDecl(clang::FunctionDecl* function) {
     if (is_kernel(function) && function->isThisDeclarationADefinition() &&
+        function->getPrimaryTemplate() == nullptr &&
         sources_.isInMainFile(sources_.getExpansionLoc(function->getLocation())))
       kernels.push_back(function);
     return true;
@@ -56,6 +76,73 @@ std::string join(const std::vector<std::string>& parts, const std::string& separ
   return text;
 }
 
+// The argument an instance of a kernel template was given for its parameter `name`.
+std::optional<clang::TemplateArgument> template_argument(const clang::FunctionDecl* kernel, llvm::StringRef name) {
+  const clang::FunctionTemplateDecl* pattern = kernel->getPrimaryTemplate();
+  const clang::TemplateArgumentList* arguments = kernel->getTemplateSpecializationArgs();
+  if (pattern == nullptr || arguments == nullptr) return std::nullopt;
+  const clang::TemplateParameterList* parameters = pattern->getTemplateParameters();
+  for (unsigned i = 0; i < parameters->size() && i < arguments->size(); ++i)
+    if (parameters->getParam(i)->getIdentifier() && parameters->getParam(i)->getName() == name)
+      return arguments->get(i);
+  return std::nullopt;
+}
+
+// `template <class T, unsigned int Block>`, as the API's member templates repeat it: without
+// default arguments, which may name what the header (read before the file) cannot see.
+std::string template_head(const clang::FunctionTemplateDecl& pattern, const clang::ASTContext& context,
+                          std::string& names, std::string& unsupported) {
+  std::string head;
+  const clang::TemplateParameterList* parameters = pattern.getTemplateParameters();
+  for (unsigned i = 0; i < parameters->size(); ++i) {
+    const clang::NamedDecl* parameter = parameters->getParam(i);
+    const std::string name = parameter->getIdentifier() ? parameter->getNameAsString() : "P" + std::to_string(i);
+    std::string text;
+    if (parameter->isTemplateParameterPack())
+      unsupported = "'" + name + "' is a parameter pack";
+    else if (llvm::isa<clang::TemplateTypeParmDecl>(parameter))
+      text = "class " + name;
+    else if (const auto* value = llvm::dyn_cast<clang::NonTypeTemplateParmDecl>(parameter);
+             value && value->getType()->isIntegralOrEnumerationType())
+      text = spell_type(value->getType(), context) + " " + name;
+    else
+      unsupported = "'" + name + "' is neither a type nor an integral value";
+    head += (i ? ", " : "") + text;
+    names += (i ? ", " : "") + name;
+  }
+  names = "<" + names + ">";
+  return "template <" + head + ">";
+}
+
+// `<float, 256>`: an instance's arguments as C++ that names them anywhere.
+std::string template_arguments(const clang::TemplateArgumentList& arguments, const clang::ASTContext& context) {
+  std::string text;
+  for (const clang::TemplateArgument& argument : arguments.asArray()) {
+    std::string spelled;
+    if (argument.getKind() == clang::TemplateArgument::Type) {
+      spelled = spell_type(argument.getAsType(), context);
+    } else if (argument.getKind() == clang::TemplateArgument::Integral) {
+      const clang::QualType type = argument.getIntegralType();
+      spelled = type->isBooleanType() ? (argument.getAsIntegral().getBoolValue() ? "true" : "false")
+                                      : llvm::toString(argument.getAsIntegral(), 10);
+      if (type->isEnumeralType()) spelled = "static_cast<" + spell_type(type, context) + ">(" + spelled + ")";
+    }
+    text += (text.empty() ? "" : ", ") + spelled;
+  }
+  return "<" + text + ">";
+}
+
+// `256`, `float_4`: an instance's arguments as part of an identifier.
+std::string identifier_part(llvm::StringRef arguments) {
+  std::string part;
+  for (char c : arguments.drop_front().drop_back()) {
+    if (llvm::isAlnum(c)) part += c;
+    else if (!part.empty() && part.back() != '_') part += '_';
+  }
+  while (!part.empty() && part.back() == '_') part.pop_back();
+  return part;
+}
+
 // A contract names constants the way C++ would: unqualified from the kernel's scope outwards,
 // or qualified from the global namespace.
 contract::NameValue resolve_name(clang::ASTContext& context, const clang::FunctionDecl* kernel,
@@ -78,6 +165,16 @@ contract::NameValue resolve_name(clang::ASTContext& context, const clang::Functi
     }
     return current;
   };
+  if (parts.size() == 1)
+    if (auto argument = template_argument(kernel, parts.front())) {
+      if (size_of) {
+        if (argument->getKind() != clang::TemplateArgument::Type) return std::string("it is not a type");
+        return std::int64_t(context.getTypeSizeInChars(argument->getAsType()).getQuantity());
+      }
+      if (argument->getKind() != clang::TemplateArgument::Integral)
+        return std::string("it is not an integral constant");
+      return argument->getAsIntegral().getExtValue();
+    }
   for (const clang::DeclContext* scope = kernel->getDeclContext(); scope && !found;
        scope = scope->getParent())
     found = lookup_path(scope);
@@ -147,9 +244,19 @@ Kernel build_kernel(clang::ASTContext& context, const clang::FunctionDecl* funct
   Kernel kernel;
   kernel.decl = function;
   kernel.name = function->getNameAsString();
+  kernel.symbol = kernel.name;
+  const clang::FunctionTemplateDecl* pattern = function->getDescribedFunctionTemplate();
+  if (pattern == nullptr) pattern = function->getPrimaryTemplate();
+  if (pattern != nullptr)
+    kernel.template_head = template_head(*pattern, context, kernel.template_parameters,
+                                         kernel.unsupported_template_parameter);
+  if (function->getPrimaryTemplate() != nullptr) {
+    kernel.template_arguments = template_arguments(*function->getTemplateSpecializationArgs(), context);
+    kernel.symbol += "_" + identifier_part(kernel.template_arguments);
+  }
   const std::vector<std::string> path = namespace_path(function);
-  kernel.qualified_name = join(path, "::") + (path.empty() ? "" : "::") + kernel.name;
-  kernel.entry_name = "carbide_" + join(path, "_") + "_" + kernel.name;
+  kernel.qualified_name = join(path, "::") + (path.empty() ? "" : "::") + kernel.name + kernel.template_arguments;
+  kernel.entry_name = "carbide_" + join(path, "_") + "_" + kernel.symbol;
   for (const clang::ParmVarDecl* param : function->parameters())
     kernel.params.push_back(classify_parameter(param, context));
   kernel.contract = read_contract(context, function);
@@ -183,15 +290,32 @@ Program build_program(clang::ASTContext& context) {
   finder.TraverseDecl(context.getTranslationUnitDecl());
 
   std::map<std::vector<std::string>, std::size_t> module_index;
+  std::vector<const clang::FunctionDecl*> compiled;  // plain kernels and launched instances
   for (const clang::FunctionDecl* function : finder.kernels) {
-    Kernel kernel = build_kernel(context, function);
     const std::vector<std::string> path = namespace_path(function);
     auto [it, inserted] = module_index.emplace(path, program.modules.size());
     if (inserted)
-      program.modules.push_back(Module{path, inline_namespaces(function), join(path, "::"), {}});
-    program.modules[it->second].kernels.push_back(std::move(kernel));
+      program.modules.push_back(Module{path, inline_namespaces(function), join(path, "::"), {}, {}});
+    Module& module = program.modules[it->second];
+    const clang::FunctionTemplateDecl* pattern = function->getDescribedFunctionTemplate();
+    if (pattern == nullptr) {
+      module.kernels.push_back(build_kernel(context, function));
+      compiled.push_back(function);
+      continue;
+    }
+    module.kernel_templates.push_back(build_kernel(context, function));
+    for (const clang::FunctionDecl* instance : pattern->specializations()) {
+      if (!instance->hasBody()) continue;
+      Kernel kernel = build_kernel(context, instance);
+      // Arguments that spell alike as identifiers (`<1, 2>` and `<12>` do not, `<a::b>` and
+      // `<a_b>` could) still get entries of their own.
+      for (int n = 2; llvm::any_of(module.kernels, [&](const Kernel& other) { return other.symbol == kernel.symbol; }); ++n)
+        kernel.symbol += "_" + std::to_string(n), kernel.entry_name += "_" + std::to_string(n);
+      module.kernels.push_back(std::move(kernel));
+      compiled.push_back(instance);
+    }
   }
-  program.device = collect_device_code(context, finder.kernels);
+  program.device = collect_device_code(context, compiled);
   std::vector<const clang::CXXRecordDecl*> view_elements;
   for (const Module& module : program.modules)
     for (const Kernel& kernel : module.kernels)

@@ -70,8 +70,21 @@ struct ContractAnnotation {
 struct Kernel {
   const clang::FunctionDecl* decl = nullptr;
   std::string name;            // vecadd
-  std::string qualified_name;  // kernels::vecadd
+  std::string qualified_name;  // kernels::vecadd, kernels::reduce<256>
   std::string entry_name;      // carbide_kernels_vecadd: the extern "C" PTX entry
+  // A kernel template and its instances: the parameter list the API's member templates repeat,
+  // `template <unsigned int Block>`, and an instance's arguments, `<256>` (empty for the
+  // template itself). Both empty for a plain kernel.
+  std::string template_head;
+  std::string template_parameters;  // `<T, Block>`: the template's parameters as arguments
+  std::string template_arguments;
+  // What the stubs name this kernel's own constants by: its name, and an instance's arguments.
+  std::string symbol;
+  // A template parameter the generated API cannot repeat (a pack, a template template
+  // parameter): the kernel-signature rule reports it.
+  std::string unsupported_template_parameter;
+  bool is_template() const { return !template_head.empty() && template_arguments.empty(); }
+  bool is_instance() const { return !template_arguments.empty(); }
   std::vector<Parameter> params;
   std::optional<ContractAnnotation> contract;
   std::optional<LaunchBounds> bounds;
@@ -84,8 +97,13 @@ struct Module {
   std::vector<std::string> namespace_path;  // "" for an anonymous namespace
   std::vector<bool> inline_namespaces;      // which of namespace_path are inline
   std::string qualified_name;
-  std::vector<Kernel> kernels;
+  std::vector<Kernel> kernels;  // plain kernels and the instances of templates the host launches
+  std::vector<Kernel> kernel_templates;  // as written, for the API's member templates
 };
+
+// The kernels host code names: plain kernels and templates as written (not their instances),
+// in source order.
+std::vector<const Kernel*> named_kernels(const Module& module);
 
 // The part of the file compiled for the device.
 struct DeviceCode {

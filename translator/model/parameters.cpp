@@ -10,16 +10,23 @@
 namespace carbide::model {
 namespace {
 
-const clang::ClassTemplateSpecializationDecl* carbide_view(clang::QualType type,
-                                                             vocabulary::View kind) {
+// The element type of a Carbide view of `kind`: `float` of `disjoint_span<float>`, and in a
+// kernel template `T` of `disjoint_span<T>`, a type that depends on the template's parameters.
+std::optional<clang::QualType> view_element(clang::QualType type, vocabulary::View kind) {
   const auto* record = type.getCanonicalType()->getAsCXXRecordDecl();
-  const auto* spec = llvm::dyn_cast_or_null<clang::ClassTemplateSpecializationDecl>(record);
-  if (spec == nullptr || vocabulary::view_kind(spec) != kind) return nullptr;
-  return spec;
-}
-
-clang::QualType element_of(const clang::ClassTemplateSpecializationDecl* view) {
-  return view->getTemplateArgs()[0].getAsType();
+  if (const auto* spec = llvm::dyn_cast_or_null<clang::ClassTemplateSpecializationDecl>(record)) {
+    if (vocabulary::view_kind(spec) != kind) return std::nullopt;
+    return spec->getTemplateArgs()[0].getAsType();
+  }
+  const auto* dependent = type->getAs<clang::TemplateSpecializationType>();
+  const auto* view = dependent ? llvm::dyn_cast_or_null<clang::ClassTemplateDecl>(
+                                     dependent->getTemplateName().getAsTemplateDecl())
+                               : nullptr;
+  if (view == nullptr || vocabulary::view_kind(view->getTemplatedDecl()) != kind ||
+      dependent->template_arguments().empty() ||
+      dependent->template_arguments()[0].getKind() != clang::TemplateArgument::Type)
+    return std::nullopt;
+  return dependent->template_arguments()[0].getAsType();
 }
 
 // The API header comes before the user's code, so a record scalar is forward-declared there.
@@ -94,8 +101,8 @@ Parameter classify_parameter(const clang::ParmVarDecl* param, clang::ASTContext&
   }
   for (auto [view_kind, kind] : {std::pair{vocabulary::View::Read, ParamKind::ReadView},
                                  std::pair{vocabulary::View::Read2D, ParamKind::ReadView2D}}) {
-    if (const auto* view = carbide_view(type, view_kind)) {
-      const clang::QualType element = element_of(view);
+    if (const auto found = view_element(type, view_kind)) {
+      const clang::QualType element = *found;
       result.element_type = spell_type(element.getUnqualifiedType(), context);
       if (!element.isConstQualified()) {
         result.unsupported = UnsupportedParam::MutableSharedView;
@@ -108,11 +115,16 @@ Parameter classify_parameter(const clang::ParmVarDecl* param, clang::ASTContext&
   for (auto [view_kind, kind] : {std::pair{vocabulary::View::Exclusive, ParamKind::ExclusiveView},
                                  std::pair{vocabulary::View::Exclusive2D, ParamKind::ExclusiveView2D},
                                  std::pair{vocabulary::View::Atomic, ParamKind::AtomicView}}) {
-    if (const auto* view = carbide_view(type, view_kind)) {
-      result.element_type = spell_type(element_of(view).getUnqualifiedType(), context);
-      if (name_user_type(element_of(view), context, result)) result.kind = kind;
+    if (const auto element = view_element(type, view_kind)) {
+      result.element_type = spell_type(element->getUnqualifiedType(), context);
+      if (name_user_type(*element, context, result)) result.kind = kind;
       return result;
     }
+  }
+  // A template's own parameter type is judged in each instance, where it is known.
+  if (type->isDependentType()) {
+    result.kind = ParamKind::Scalar;
+    return result;
   }
   if (!type.isTriviallyCopyableType(context) || type->isArrayType()) {
     result.unsupported = UnsupportedParam::NotTriviallyCopyable;

@@ -2,6 +2,7 @@
 
 #include "analysis/proven_subscripts.hpp"
 #include "codegen/host_codegen.hpp"
+#include "model/kernel_instances.hpp"
 #include "model/model_builder.hpp"
 #include "rules/rule.hpp"
 
@@ -65,6 +66,7 @@ std::optional<Analysis> analyze(const std::string& path, const PipelineOptions& 
     report_file_error(diagnostics, path, "clang could not parse this file");
     return std::nullopt;
   }
+  model::instantiate_launched_kernels(*analysis.ast);
   analysis.clang_errors = counted.getNumErrors() > 0;
   clang::ASTContext& context = analysis.ast->getASTContext();
   analysis.program = model::build_program(context);

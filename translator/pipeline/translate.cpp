@@ -19,7 +19,8 @@ namespace {
 constexpr const char* kDeviceCompileRule = "carbide-device-compile";
 
 clang::SourceLocation first_kernel(const model::Program& program) {
-  return program.modules.front().kernels.front().decl->getLocation();
+  const model::Module& module = program.modules.front();
+  return (module.kernels.empty() ? module.kernel_templates : module.kernels).front().decl->getLocation();
 }
 
 // nvcc names the user's file through #line; its messages become findings at those lines.
