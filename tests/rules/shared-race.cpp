@@ -415,6 +415,40 @@ void xor_both_swap(carbide::span<const float> in, carbide::disjoint_span<float> 
   if (float* o = out.get_mut(idx)) *o = s[t];
 }
 
+// Good: the leader form reads the slot only it wrote in the tree's last step, with no barrier
+// between (get_mut_block is non-null for local thread 0 alone).
+CARBIDE_KERNEL
+CARBIDE_LAUNCH_CONTRACT(domain = 1, block = (kBlock, 1, 1))
+void leader_reads_its_own_sum(carbide::span<const float> in, carbide::disjoint_span<float> sums) {
+  auto lid = carbide::thread::local_index();
+  auto tile = carbide::block::shared<float, kBlock>();
+  const std::size_t i = carbide::thread::index_1d().get();
+  tile[lid] = i < in.size() ? in[i] : 0.f;
+  for (unsigned s = kBlock / 2; s > 0; s >>= 1) {
+    carbide::block::sync();
+    if (lid.get() < s) tile[lid.get()] += tile[lid.get() + s];
+  }
+  if (float* sum = sums.get_mut_block(lid)) *sum = tile[0];
+}
+
+// Bad: the leader reads slot 1, which thread 1 wrote in the same phase.
+CARBIDE_KERNEL
+CARBIDE_LAUNCH_CONTRACT(domain = 1, block = (kBlock, 1, 1))
+void leader_reads_another_slot(carbide::span<const float> in, carbide::disjoint_span<float> sums) {
+  auto lid = carbide::thread::local_index();
+  auto tile = carbide::block::shared<float, kBlock>();
+  const std::size_t i = carbide::thread::index_1d().get();
+  tile[lid] = i < in.size() ? in[i] : 0.f;
+  for (unsigned s = kBlock / 2; s > 0; s >>= 1) {
+    carbide::block::sync();
+    if (lid.get() < s) tile[lid.get()] += tile[lid.get() + s];
+  }
+  if (float* sum = sums.get_mut_block(lid)) *sum = tile[1];
+  // CHECK: shared-race.cpp:[[@LINE-1]]:52: error: 'tile[1]' reads a slot of 'tile' that another thread may write in this barrier phase
+  // CHECK: note: the write in the same phase
+  // CHECK: note: the checker could not prove
+}
+
 // Bad: a merge whose first stride is a kernel argument. For a length that is not a power of
 // two, stride - 1 is no mask and pairs overlap: length 6 gives stride 3, and threads 1 and 2
 // both take slots 2 and 5.

@@ -105,8 +105,9 @@ const clang::CXXMemberCallExpr* as_get_mut(const clang::Expr* expr) {
   const auto* call = llvm::dyn_cast<clang::CXXMemberCallExpr>(expr->IgnoreParenImpCasts());
   if (call == nullptr || call->getMethodDecl() == nullptr) return nullptr;
   // get_mut_block: the block's one element, to its thread 0 (the leader form).
+  if (model::vocabulary::is_leader_claim(call->getMethodDecl())) return call;
   const llvm::StringRef name = call->getMethodDecl()->getName();
-  if (name != "get_mut" && name != "get_mut_block") return nullptr;
+  if (name != "get_mut") return nullptr;
   return is_disjoint_view(call->getMethodDecl()->getParent()) ? call : nullptr;
 }
 

@@ -146,6 +146,20 @@ class Encoder {
     return std::nullopt;
   }
 
+  // `view.get_mut_block(lid)`, or a pointer given its value once from it: non-null for the
+  // block's local thread 0 alone.
+  bool is_leader_claim(const clang::Expr* pointer) const {
+    pointer = pointer->IgnoreParenImpCasts();
+    if (const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(pointer)) {
+      const auto* var = llvm::dyn_cast<clang::VarDecl>(ref->getDecl());
+      const auto sites = var ? values_.definition_sites(var) : llvm::ArrayRef<const clang::Stmt*>();
+      if (var == nullptr || !var->getInit() || sites.size() != 1 || sites.front() != var->getInit()) return false;
+      pointer = var->getInit()->IgnoreParenImpCasts();
+    }
+    const auto* call = llvm::dyn_cast<clang::CXXMemberCallExpr>(pointer);
+    return call != nullptr && vocabulary::is_leader_claim(call->getMethodDecl());
+  }
+
   std::optional<Term> cast_value(const clang::CastExpr* cast, int side, int depth) {
     const clang::Expr* from = cast->getSubExpr();
     switch (cast->getCastKind()) {
@@ -355,6 +369,8 @@ class Encoder {
       }
       if (cast->getCastKind() == clang::CK_LValueToRValue || cast->getCastKind() == clang::CK_NoOp)
         return truth(cast->getSubExpr(), side, depth + 1);
+      if (cast->getCastKind() == clang::CK_PointerToBoolean && is_leader_claim(cast->getSubExpr()))
+        return solver_.mkEqual(local(side), constant(0, 32));
       return std::nullopt;
     }
     if (const auto* negation = llvm::dyn_cast<clang::UnaryOperator>(expr);

@@ -191,6 +191,11 @@ std::optional<View> view_kind(const clang::CXXRecordDecl* record) {
   return std::nullopt;
 }
 
+bool is_leader_claim(const clang::CXXMethodDecl* method) {
+  return method != nullptr && method->getIdentifier() && method->getName() == "get_mut_block" &&
+         named(method->getParent(), "carbide::disjoint_span");
+}
+
 std::optional<SizedClaim> sized_claim(const clang::CXXMethodDecl* method) {
   if (method == nullptr || !named(method->getParent(), "carbide::disjoint_span")) return std::nullopt;
   const llvm::StringRef name = method->getName();

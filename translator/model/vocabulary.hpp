@@ -82,6 +82,9 @@ struct SizedClaim {
 };
 std::optional<SizedClaim> sized_claim(const clang::CXXMethodDecl* method);
 
+// `view.get_mut_block(lid)`, the leader form: non-null for the block's local thread 0 alone.
+bool is_leader_claim(const clang::CXXMethodDecl* method);
+
 bool is_shared_array(const clang::CXXRecordDecl* record);
 bool is_block_shared(const clang::NamedDecl* decl);  // the function block::shared, for codegen
 bool is_unsafe_block(const clang::CXXRecordDecl* record);
