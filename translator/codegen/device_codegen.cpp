@@ -94,11 +94,6 @@ std::string entry_point(const model::Module& module, const model::Kernel& kernel
   if (kernel.has_valid_contract()) text += ": launch contract `" + kernel.contract->text + "`";
   text += "\nextern \"C\" __global__ void " + launch_attributes(kernel) + kernel.entry_name + "(" +
           params + ") {\n";
-  if (kernel.has_valid_contract()) {
-    const auto& block = kernel.contract->parsed->block;
-    text += "  ::carbide::detail::assume_block_shape<" + std::to_string(block[0]) + ", " +
-            std::to_string(block[1]) + ", " + std::to_string(block[2]) + ">();\n";
-  }
   text += "  ::" + module.qualified_name + "::" + kernel.name + kernel.template_arguments + "(" + args + ");\n}\n";
   return text;
 }

@@ -88,20 +88,6 @@ inline constexpr bool has_read_only_load =
 #endif
 
 #if defined(__CUDACC__)
-// What an entry point with a launch contract may tell the compiler: the block is exactly the
-// contract's. The PTX says so too (.reqntid), so the driver refuses any other block, and the
-// stub's validate_launch refuses it first. Divisions by blockDim become shifts, 64-bit index
-// arithmetic over threadIdx narrows, and nvcc proves more indexes in range itself.
-template <unsigned X, unsigned Y, unsigned Z>
-__device__ __forceinline__ void assume_block_shape() {
-  __builtin_assume(blockDim.x == X);
-  __builtin_assume(blockDim.y == Y);
-  __builtin_assume(blockDim.z == Z);
-  __builtin_assume(threadIdx.x < X);
-  __builtin_assume(threadIdx.y < Y);
-  __builtin_assume(threadIdx.z < Z);
-}
-
 // The block's place in its grid, x fastest, as the leader and region forms number blocks.
 CARBIDE_DEVICE std::size_t flat_block_index() {
   return (std::size_t(blockIdx.z) * gridDim.y + blockIdx.y) * gridDim.x + blockIdx.x;
