@@ -4,6 +4,7 @@
 #pragma once
 
 #include <carbide/annotations.hpp>
+#include <carbide/cuda_idioms.hpp>
 
 #include <cstddef>
 #include <cstdint>
@@ -644,6 +645,8 @@ class disjoint_span {
  public:
   using element_type = T;
   CARBIDE_HOST_DEVICE std::size_t size() const { return size_; }
+  // `out[i] = …`, the CUDA way, says which form to use instead (see cuda_idioms.hpp).
+  T& operator[](std::size_t i) const CARBIDE_CUDA_VIEW_SUBSCRIPT;
   // nullptr when the thread's index is past the end, so the bounds test cannot be forgotten.
   CARBIDE_DEVICE T* get_mut(const thread::index_1d_witness& own) const {
     return own.get() < size_ ? detail::non_null(data_ + own.get()) : nullptr;
@@ -754,6 +757,7 @@ class disjoint_span2d {
   CARBIDE_HOST_DEVICE std::size_t rows() const { return rows_; }
   CARBIDE_HOST_DEVICE std::size_t cols() const { return cols_; }
   CARBIDE_HOST_DEVICE std::size_t pitch() const { return pitch_; }  // elements between rows
+  T& operator[](std::size_t i) const CARBIDE_CUDA_VIEW_SUBSCRIPT;
   CARBIDE_DEVICE T* get_mut(const thread::index_2d_witness& own) const {
     return own.row() < rows_ && own.col() < cols_
                ? detail::non_null(data_ + own.row() * pitch_ + own.col())

@@ -1,0 +1,74 @@
+// CUDA's own spellings, for the parse that checks a Carbide file (the translator, clangd,
+// clang-tidy). Code moved over from CUDA keeps its idioms at first: `threadIdx.x`,
+// `__syncthreads()`, `atomicAdd(&bins[b], 1)`. Declared here as unavailable, each use is an
+// error that names the Carbide form to write instead, at the user's line, rather than Clang's
+// bare "use of undeclared identifier". docs/migrating-from-cuda.md has the whole table.
+//
+// Only that parse sees these declarations: nvcc has the real ones, and other host compilers
+// never build a file the translator has not accepted.
+#pragma once
+
+#if defined(__clang__) && !defined(__CUDA__) && !defined(__CUDACC__)
+
+namespace carbide::detail {
+struct cuda_coordinates {
+  unsigned x, y, z;
+};
+}  // namespace carbide::detail
+
+#define CARBIDE_CUDA_IDIOM(instead) __attribute__((unavailable("in a Carbide kernel, " instead)))
+
+// The coordinates. A thread's outputs are reached through its witness, so that no thread can
+// name another's element; the raw coordinates are for shared-memory indexes and arithmetic.
+extern const carbide::detail::cuda_coordinates threadIdx CARBIDE_CUDA_IDIOM(
+    "write carbide::thread::thread_idx() (or, to reach outputs, the witness carbide::thread::index_1d() or index_2d())");
+extern const carbide::detail::cuda_coordinates blockIdx CARBIDE_CUDA_IDIOM("write carbide::thread::block_idx()");
+extern const carbide::detail::cuda_coordinates blockDim CARBIDE_CUDA_IDIOM("write carbide::thread::block_dim()");
+extern const carbide::detail::cuda_coordinates gridDim CARBIDE_CUDA_IDIOM("write carbide::thread::grid_dim()");
+extern const int warpSize CARBIDE_CUDA_IDIOM("a warp is 32 threads; write 32 (or carbide::thread::lane() for the lane)");
+
+// Barriers and warp collectives: Carbide's forms are checked for divergence.
+template <class... Ignored>
+void __syncthreads(Ignored...) CARBIDE_CUDA_IDIOM("write carbide::block::sync()");
+template <class... Ignored>
+void __syncwarp(Ignored...) CARBIDE_CUDA_IDIOM(
+    "warp collectives synchronize their lanes themselves: write carbide::warp::shfl_down, reduce_add, ...");
+template <class T, class... Ignored>
+T __shfl_sync(Ignored...) CARBIDE_CUDA_IDIOM("write carbide::warp::shfl_xor or shfl_down (all 32 lanes take part)");
+template <class... Ignored>
+int __shfl_down_sync(Ignored...) CARBIDE_CUDA_IDIOM("write carbide::warp::shfl_down(value, delta) (all 32 lanes take part)");
+template <class... Ignored>
+int __shfl_up_sync(Ignored...) CARBIDE_CUDA_IDIOM("write carbide::warp::shfl_up(value, delta) (all 32 lanes take part)");
+template <class... Ignored>
+int __shfl_xor_sync(Ignored...) CARBIDE_CUDA_IDIOM("write carbide::warp::shfl_xor(value, lane_mask) (all 32 lanes take part)");
+template <class... Ignored>
+unsigned __ballot_sync(Ignored...) CARBIDE_CUDA_IDIOM("write carbide::warp::ballot(predicate)");
+template <class... Ignored>
+int __any_sync(Ignored...) CARBIDE_CUDA_IDIOM("write carbide::warp::any(predicate)");
+template <class... Ignored>
+int __all_sync(Ignored...) CARBIDE_CUDA_IDIOM("write carbide::warp::all(predicate)");
+
+// Atomics: on a view of global memory they are its methods, so the view says that threads
+// share its elements; in shared memory, the array's fetch_add.
+#define CARBIDE_CUDA_ATOMIC(name, method)                                                     \
+  template <class... Ignored>                                                                 \
+  int name(Ignored...) CARBIDE_CUDA_IDIOM(                                                    \
+      "take the output as a carbide::atomic_span<T> and write view." method "(i, v); in shared " \
+      "memory, tile.fetch_add(i, v)");
+CARBIDE_CUDA_ATOMIC(atomicAdd, "fetch_add")
+CARBIDE_CUDA_ATOMIC(atomicSub, "fetch_add")
+CARBIDE_CUDA_ATOMIC(atomicExch, "exchange")
+CARBIDE_CUDA_ATOMIC(atomicCAS, "compare_exchange")
+CARBIDE_CUDA_ATOMIC(atomicMax, "fetch_max")
+CARBIDE_CUDA_ATOMIC(atomicMin, "fetch_min")
+#undef CARBIDE_CUDA_ATOMIC
+
+#define CARBIDE_CUDA_VIEW_SUBSCRIPT                                                            \
+  CARBIDE_CUDA_IDIOM(                                                                          \
+      "a disjoint_span has no subscript, so that a thread writes only its own elements: write " \
+      "`if (T* e = view.get_mut(idx)) *e = ...;` with idx = carbide::thread::index_1d(), or "  \
+      "a chunk, tile, pair or block form (docs/user-guide.md)")
+
+#else
+#define CARBIDE_CUDA_VIEW_SUBSCRIPT = delete
+#endif
