@@ -21,3 +21,5 @@ if [ ! -x /usr/local/cuda/bin/nvcc ] && ! command -v nvcc > /dev/null; then
 fi
 cmake -S "$root" -B "$root/build" -G Ninja -DCMAKE_BUILD_TYPE=Release
 cmake --build "$root/build"
+echo "setup: built $root/build. To use carbide from any directory:"
+echo "  export PATH=\"$root/build/translator:$root/build:\$PATH\""

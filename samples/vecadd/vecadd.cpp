@@ -18,8 +18,8 @@ void vecadd(carbide::span<const float> a, carbide::span<const float> b,
 
 }  // namespace kernels
 
-int main() {
-  auto ctx = carbide::Context::create(0);
+int main() try {
+  auto ctx = carbide::Context::create(0);                            // throws without a GPU
   auto stream = ctx.default_stream();
   constexpr std::size_t N = 1024;
   std::vector<float> a_host(N), b_host(N);
@@ -38,4 +38,8 @@ int main() {
   for (std::size_t i = 0; i < N; ++i) errors += c_host[i] != a_host[i] + b_host[i];
   if (errors) { std::fprintf(stderr, "FAILED: %zu errors\n", errors); return 1; }
   std::printf("PASSED: all %zu elements correct\n", N);
+  return 0;
+} catch (const carbide::Error& error) {  // no GPU, a launch outside the contract, ...
+  std::fprintf(stderr, "vecadd: %s\n", error.what());
+  return 1;
 }
