@@ -2,7 +2,7 @@
 // for the edges, their commit/wait groups, and the XOR-swizzled shared-memory tile layout that
 // keeps ldmatrix and the copies free of bank conflicts.
 //
-// PTX ISA sections: "Data Movement and Conversion Instructions: cp.async" (9.7.9.25.3), with
+// PTX ISA sections: "Data Movement and Conversion Instructions: cp.async", with
 // cp.async.commit_group and cp.async.wait_group beside it. The layout is plain constexpr index
 // arithmetic, host-visible, so that a planner can check its properties (static_asserts below).
 #pragma once

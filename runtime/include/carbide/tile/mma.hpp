@@ -2,10 +2,10 @@
 // register fragments of mma.sync m16n8k16 with bf16/f16 inputs and f32 accumulators, the
 // ldmatrix loads that fill them from shared memory, and the fragments' layouts as constexpr maps.
 //
-// Names follow the PTX ISA (9.7.14 "Warp Level Matrix Multiply-Accumulate Instructions"):
-//   "Matrix Fragments for mma.m16n8k16 with floating point type" (9.7.14.5.8) gives which lane
+// Names follow the PTX ISA ("Warp Level Matrix Multiply-Accumulate Instructions"):
+//   "Matrix Fragments for mma.m16n8k16 with floating point type" gives which lane
 //     holds which element of A (16×16), B (16×8) and C/D (16×8); m16n8k16 below writes it as code.
-//   "Warp-level matrix load instruction: ldmatrix" (9.7.14.5.15) gives which lane supplies which
+//   "Warp-level matrix load instruction: ldmatrix" gives which lane supplies which
 //     row address and which elements each lane receives.
 // The layout maps are plain constexpr functions (host-visible), so the translator's planner and
 // host tests can reason about them; the static_asserts at the end prove, by simulating ldmatrix,
