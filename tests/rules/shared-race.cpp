@@ -415,6 +415,52 @@ void xor_both_swap(carbide::span<const float> in, carbide::disjoint_span<float> 
   if (float* o = out.get_mut(idx)) *o = s[t];
 }
 
+// Good: a Hillis-Steele scan's double buffer. Each step writes buffer pout and reads buffer
+// pin = 1 - pout: the reaching definitions give the relation, the definitions give {0, 1}.
+CARBIDE_KERNEL
+CARBIDE_LAUNCH_CONTRACT(domain = 1, block = (kBlock, 1, 1))
+void double_buffered_scan(carbide::span<const float> in, carbide::disjoint_span<float> out) {
+  auto idx = carbide::thread::index_1d();
+  const unsigned t = carbide::thread::thread_idx().x;
+  auto temp = carbide::block::shared<float, 2 * kBlock>();
+  int pout = 0, pin = 1;
+  temp[pout * kBlock + t] = in[idx.get()];
+  carbide::block::sync();
+  for (unsigned offset = 1; offset < kBlock; offset *= 2) {
+    pout = 1 - pout;
+    pin = 1 - pout;
+    if (t >= offset)
+      temp[pout * kBlock + t] = temp[pin * kBlock + t] + temp[pin * kBlock + t - offset];
+    else
+      temp[pout * kBlock + t] = temp[pin * kBlock + t];
+    carbide::block::sync();
+  }
+  if (float* o = out.get_mut(idx)) *o = temp[pout * kBlock + t];
+}
+
+// Bad: the same scan with the buffers swapped in the wrong order, so that pin == pout: each
+// step reads its neighbour's slot of the buffer it writes.
+CARBIDE_KERNEL
+CARBIDE_LAUNCH_CONTRACT(domain = 1, block = (kBlock, 1, 1))
+void single_buffered_scan(carbide::span<const float> in, carbide::disjoint_span<float> out) {
+  auto idx = carbide::thread::index_1d();
+  const unsigned t = carbide::thread::thread_idx().x;
+  auto temp = carbide::block::shared<float, 2 * kBlock>();
+  int pout = 0, pin = 1;
+  temp[pout * kBlock + t] = in[idx.get()];
+  carbide::block::sync();
+  for (unsigned offset = 1; offset < kBlock; offset *= 2) {
+    pin = 1 - pout;
+    pout = 1 - pout;
+    if (t >= offset) temp[pout * kBlock + t] = temp[pin * kBlock + t] + temp[pin * kBlock + t - offset];
+    // CHECK: shared-race.cpp:[[@LINE-1]]:73: error: 'temp[pin * kBlock + t - offset]' reads a slot of 'temp' that another thread may write in this barrier phase
+    // CHECK: note: the write in the same phase
+    // CHECK: note: the checker could not prove
+    carbide::block::sync();
+  }
+  if (float* o = out.get_mut(idx)) *o = temp[pout * kBlock + t];
+}
+
 // Good: the leader form reads the slot only it wrote in the tree's last step, with no barrier
 // between (get_mut_block is non-null for local thread 0 alone).
 CARBIDE_KERNEL

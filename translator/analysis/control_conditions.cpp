@@ -59,6 +59,10 @@ ControlConditions::ControlConditions(clang::ASTContext& context, const clang::Fu
 
 ControlConditions::~ControlConditions() = default;
 
+const clang::CFGBlock* ControlConditions::block_of(const clang::Stmt* statement) const {
+  return blocks_ ? blocks_->getBlock(statement) : nullptr;
+}
+
 std::vector<ControlCondition> ControlConditions::conditions_for(const clang::Stmt* statement) const {
   std::vector<ControlCondition> conditions;
   if (cfg_ == nullptr) return conditions;

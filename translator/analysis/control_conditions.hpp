@@ -57,6 +57,11 @@ class ControlConditions {
   // rules that need them must say they cannot check the function.
   bool available() const { return cfg_ != nullptr; }
 
+  // The function's CFG (null when unavailable) and the block a statement is in, for the
+  // analyses that run their own dataflow on it.
+  const clang::CFG* cfg() const { return cfg_.get(); }
+  const clang::CFGBlock* block_of(const clang::Stmt* statement) const;
+
   // The conditions `statement` runs under, innermost first, each once.
   std::vector<ControlCondition> conditions_for(const clang::Stmt* statement) const;
 

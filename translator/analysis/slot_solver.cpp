@@ -1,5 +1,6 @@
 #include "analysis/slot_solver.hpp"
 
+#include "analysis/value_sets.hpp"
 #include "model/vocabulary.hpp"
 
 #include <clang/AST/ExprCXX.h>
@@ -213,8 +214,31 @@ class Encoder {
     // A variable given its value once stands for its initializer.
     if (sites.size() == 1 && var->getInit() && sites.front() == var->getInit())
       return value_as(var->getInit(), var->getType(), side, depth + 1);
+    // Where one definition reaches the use, the variable is what that definition assigned
+    // (`pin = 1 - pout` just above the read)...
+    if (auto reaching = values_.reaching_definitions(ref); reaching && reaching->size() == 1) {
+      const clang::Stmt* site = reaching->front();
+      if (site == var->getInit()) return value_as(var->getInit(), var->getType(), side, depth + 1);
+      if (const auto* assign = llvm::dyn_cast<clang::BinaryOperator>(site);
+          assign && assign->getOpcode() == clang::BO_Assign)
+        return value_as(assign->getRHS(), var->getType(), side, depth + 1);
+    }
+    // ...and elsewhere one of the few values its definitions can produce (0 or 1 for a
+    // double buffer's `pout = 1 - pout`), the same for both threads where it is uniform.
+    if (auto possible = value_sets_.of(var)) return one_of(*possible, ref, owner, bits);
     if (uniform) return variable_symbol(var, owner);
     return std::nullopt;
+  }
+
+  Term one_of(const std::set<std::int64_t>& possible, const clang::DeclRefExpr* use, int owner, unsigned bits) {
+    auto [found, added] = use_symbols_.try_emplace({use, owner}, nullptr);
+    if (!added) return found->second;
+    found->second = symbol("use" + std::to_string(use_symbols_.size()) + "." + std::to_string(owner), bits);
+    Term any = solver_.mkBoolean(false);
+    for (std::int64_t value : possible)
+      any = solver_.mkOr(any, solver_.mkEqual(found->second, constant(std::uint64_t(value), bits)));
+    solver_.addConstraint(any);
+    return found->second;
   }
 
   Term variable_symbol(const clang::VarDecl* var, int owner) {
@@ -414,6 +438,8 @@ class Encoder {
   Term coordinate_[2][3];
   std::map<std::string, Term> block_values_;
   std::map<std::pair<const clang::VarDecl*, int>, Term> variables_;
+  std::map<std::pair<const clang::Expr*, int>, Term> use_symbols_;
+  const ValueSets value_sets_{values_};
   std::map<std::pair<const clang::Expr*, int>, std::optional<Term>> values_memo_;
 };
 

@@ -155,7 +155,16 @@ ThreadValues::ThreadValues(clang::ASTContext& context, const clang::FunctionDecl
   definitions_ = std::move(collector.definitions);
   definition_sites_ = std::move(collector.sites);
   loop_counters_ = std::move(collector.loop_counters);
+  if (control_.cfg() != nullptr)
+    reaching_ = std::make_unique<ReachingDefinitions>(
+        *control_.cfg(), function->getBody(), definition_sites_,
+        [&](const clang::Stmt* statement) { return control_.block_of(statement); });
   compute_variable_uniformity();
+}
+
+std::optional<std::vector<const clang::Stmt*>> ThreadValues::reaching_definitions(const clang::DeclRefExpr* use) const {
+  if (!reaching_) return std::nullopt;
+  return reaching_->reaching(use);
 }
 
 void ThreadValues::compute_variable_uniformity() {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "analysis/control_conditions.hpp"
+#include "analysis/reaching_definitions.hpp"
 
 #include <clang/AST/ASTContext.h>
 #include <clang/AST/ParentMap.h>
@@ -13,6 +14,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
 #include <string>
@@ -77,6 +79,9 @@ class ThreadValues {
   llvm::ArrayRef<const clang::Stmt*> definition_sites(const clang::VarDecl* var) const;
   // The for loop whose head declares `var`, if any.
   const clang::ForStmt* counted_loop(const clang::VarDecl* var) const;
+  // The definition sites (as definition_sites lists them) that may give `use` its value, on
+  // the CFG; none when that is not known.
+  std::optional<std::vector<const clang::Stmt*>> reaching_definitions(const clang::DeclRefExpr* use) const;
 
  private:
   std::optional<Affine> affine(const clang::Expr* expr, int depth) const;
@@ -101,6 +106,7 @@ class ThreadValues {
   std::map<const clang::VarDecl*, std::vector<const clang::Stmt*>> definition_sites_;
   std::map<const clang::VarDecl*, Uniformity> variables_;
   std::map<const clang::VarDecl*, const clang::ForStmt*> loop_counters_;
+  std::unique_ptr<ReachingDefinitions> reaching_;
   mutable std::map<const clang::Expr*, Uniformity> uniformity_cache_;
   mutable std::map<const clang::Expr*, std::optional<Affine>> affine_cache_;
   mutable std::set<const clang::Expr*> affine_in_progress_;
