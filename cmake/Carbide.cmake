@@ -1,5 +1,5 @@
 # carbide_add_kernels(<target> SOURCES <file>... [CUDA_ARCHS 90 ...] [OUTPUT_DIR <dir>]
-#                     [FILE_PREFIX_MAP OLD=NEW ...])
+#                     [FILE_PREFIX_MAP OLD=NEW ...] [DEBUG] [NVCC_FLAGS <flag>...])
 #
 # Translates each source before <target> builds, with the target's include directories, compile
 # definitions and C++ standard (re-running only when the source or a header it read changes,
@@ -10,7 +10,7 @@
 # Without the translator (CARBIDE_BUILD_TRANSLATOR=OFF, e.g. on a GPU machine without LLVM), the
 # files are taken from CARBIDE_PREGENERATED_DIR/<stem>/, as `carbide translate` wrote them.
 function(carbide_add_kernels target)
-  cmake_parse_arguments(ARG "" "OUTPUT_DIR" "SOURCES;CUDA_ARCHS;FILE_PREFIX_MAP" ${ARGN})
+  cmake_parse_arguments(ARG "DEBUG" "OUTPUT_DIR" "SOURCES;CUDA_ARCHS;FILE_PREFIX_MAP;NVCC_FLAGS" ${ARGN})
   if(NOT ARG_SOURCES)
     message(FATAL_ERROR "carbide_add_kernels(${target}): SOURCES is required")
   endif()
@@ -26,6 +26,14 @@ function(carbide_add_kernels target)
   endif()
   foreach(entry IN LISTS ARG_FILE_PREFIX_MAP)
     list(APPEND translate_flags --file-prefix-map "${entry}")
+  endforeach()
+  # Debug builds get steppable device code (-G); RelWithDebInfo builds, and DEBUG in any other,
+  # line information (-lineinfo), so Nsight Compute and cuda-gdb show the user's own lines.
+  set(line_info "$<OR:$<CONFIG:RelWithDebInfo>,$<BOOL:${ARG_DEBUG}>>")
+  list(APPEND translate_flags
+    "$<IF:$<CONFIG:Debug>,--device-debug,$<${line_info}:--debug>>")
+  foreach(flag IN LISTS ARG_NVCC_FLAGS)
+    list(APPEND translate_flags "--nvcc-flag=${flag}")
   endforeach()
   # The translation sees the flags the host compile of the target sees.
   set(includes "$<TARGET_PROPERTY:${target},INCLUDE_DIRECTORIES>")

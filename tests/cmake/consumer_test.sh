@@ -30,6 +30,8 @@ step "$work/configure.log" cmake -S "$work/consumer" -B "$work/build" -G "$gener
 step "$work/first.log" cmake --build "$work/build"
 grep -q "Carbide: translating scale.cpp" "$work/first.log" || { echo "first build did not translate"; cat "$work/first.log"; exit 1; }
 "$work/build/consumer"
+ptx=$(find "$work/build" -name scale.ptx | head -1)
+grep -q '\.loc' "$ptx" || { echo "DEBUG gave no line information in $ptx"; exit 1; }
 step "$work/second.log" cmake --build "$work/build"
 if grep -q "Carbide: translating\|Building CXX" "$work/second.log"; then
   echo "an untouched tree did work again:"; cat "$work/second.log"; exit 1

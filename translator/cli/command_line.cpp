@@ -19,7 +19,8 @@ namespace {
 constexpr const char* kUsage =
     "usage: carbide translate FILE|DIR... -o OUT [--cuda-arch sm_90 ...] [--nvcc PATH]\n"
     "                         [-p BUILD_DIR] [-j N] [--checks GLOBS] [--file-prefix-map OLD=NEW]\n"
-    "                         [--nvcc-timeout SECONDS] [-- CLANG_ARGS]\n"
+    "                         [--nvcc-timeout SECONDS] [--debug | --device-debug]\n"
+    "                         [--nvcc-flag FLAG ...] [-- CLANG_ARGS]\n"
     "       carbide check FILE... [-p BUILD_DIR] [--format clang|sarif] [--export-fixes F]\n"
     "                     [--checks GLOBS] [--warnings-as-errors GLOBS] [--report-unsafe]\n"
     "                     [-- CLANG_ARGS]\n"
@@ -55,7 +56,10 @@ po::options_description translate_options() {
       ("cuda-arch", po::value<std::vector<std::string>>()->composing(), "target architecture, e.g. sm_90; repeat for a fatbin")
       ("nvcc", po::value<std::string>()->default_value(""), "the nvcc to run (default: $CUDA_HOME/bin, PATH, /usr/local/cuda/bin)")
       ("nvcc-timeout", po::value<int>(), "seconds each nvcc, ptxas or fatbinary run may take before it is stopped (default 600; 0: no limit)")
-      ("file-prefix-map", po::value<std::vector<std::string>>()->composing(), "OLD=NEW: generated files name paths under OLD as under NEW (repeatable; the last match wins)");
+      ("file-prefix-map", po::value<std::vector<std::string>>()->composing(), "OLD=NEW: generated files name paths under OLD as under NEW (repeatable; the last match wins)")
+      ("debug", "line information for profilers and debuggers (nvcc -lineinfo): Nsight Compute and cuda-gdb show your own lines")
+      ("device-debug", "full device debugging (nvcc -G): unoptimized device code that cuda-gdb can step through")
+      ("nvcc-flag", po::value<std::vector<std::string>>()->composing(), "a flag for nvcc's compile of the device code, e.g. --nvcc-flag=-maxrregcount=64 (repeatable)");
   return options;
 }
 
@@ -196,11 +200,19 @@ CommandLine parse_command_line(int argc, const char* const* argv) {
                                       std::string("/home/me/project=.; got '") + entry + "'");
         options.file_prefix_map.add(pair->first, pair->second);
       }
+    if (values.count("debug") && values.count("device-debug"))
+      throw std::invalid_argument("--debug and --device-debug are alternatives: --device-debug includes the line information");
+    options.nvcc.line_info = values.count("debug") > 0;
+    options.nvcc.device_debug = values.count("device-debug") > 0;
+    if (values.count("nvcc-flag")) options.nvcc.extra_flags = values["nvcc-flag"].as<std::vector<std::string>>();
     if (result.format != "clang" || !result.export_fixes.empty() || result.report_unsafe)
       throw std::invalid_argument("--format, --export-fixes and --report-unsafe belong to check");
   } else if (values.count("output") || values.count("cuda-arch") || values.count("jobs") ||
-             values.count("nvcc-timeout") || values.count("file-prefix-map")) {
-    throw std::invalid_argument("-o, -j, --cuda-arch, --nvcc-timeout and --file-prefix-map belong to translate");
+             values.count("nvcc-timeout") || values.count("file-prefix-map") || values.count("debug") ||
+             values.count("device-debug") || values.count("nvcc-flag")) {
+    throw std::invalid_argument(
+        "-o, -j, --cuda-arch, --nvcc-timeout, --file-prefix-map, --debug, --device-debug and --nvcc-flag "
+        "belong to translate");
   }
   return result;
 }

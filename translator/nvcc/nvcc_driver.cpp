@@ -104,12 +104,22 @@ std::string nvcc_version(const std::string& nvcc) {
 
 namespace {
 
+// What the device code is compiled with besides the architecture and the output.
+std::vector<std::string> compile_flags(const NvccOptions& options) {
+  std::vector<std::string> flags = {"-std=c++17", "--expt-relaxed-constexpr", "-I" + options.include_dir};
+  if (options.line_info) flags.push_back("-lineinfo");
+  if (options.device_debug) flags.push_back("-G");
+  flags.insert(flags.end(), options.extra_flags.begin(), options.extra_flags.end());
+  return flags;
+}
+
 std::string cache_key(const NvccOptions& options, const std::string& nvcc,
                       const std::string& version, const std::string& cuda_source,
                       const ExactBlocks& exact_blocks) {
   std::string material = nvcc + "\n" + version + "\n" + options.include_dir + "\n" +
                          device_headers(options.include_dir) + "\n";
   for (const std::string& arch : options.archs) material += arch + ",";
+  for (const std::string& flag : compile_flags(options)) material += "\n" + flag;
   for (const auto& [entry, block] : exact_blocks)
     material += "\n" + entry + ":" + std::to_string(block[0]) + "," + std::to_string(block[1]) +
                 "," + std::to_string(block[2]);
@@ -179,11 +189,10 @@ NvccResult compile(const NvccOptions& options, const std::string& cuda_source,
     const std::string ptx_path = scratch.file(arch + ".ptx");
     // Warnings come once, from the first architecture's pass.
     const std::size_t known = result.messages.size();
-    if (!run_tool(*nvcc,
-                  {"-ptx", "-arch=" + compute_arch(arch), "-std=c++17", "--expt-relaxed-constexpr",
-                   "-I" + options.include_dir, "-o", ptx_path, source},
-                  arch + ".log"))
-      return result;
+    std::vector<std::string> args = {"-ptx", "-arch=" + compute_arch(arch)};
+    for (const std::string& flag : compile_flags(options)) args.push_back(flag);
+    args.insert(args.end(), {"-o", ptx_path, source});
+    if (!run_tool(*nvcc, args, arch + ".log")) return result;
     if (i > 0) result.messages.resize(known);
     std::string missing;
     const std::string ptx = require_exact_blocks(read_file(ptx_path), exact_blocks, missing);
@@ -195,8 +204,10 @@ NvccResult compile(const NvccOptions& options, const std::string& cuda_source,
     if (options.archs.size() == 1) break;
     if (!write_file(ptx_path, ptx, result.failure)) return result;
     const std::string cubin = scratch.file(arch + ".cubin");
-    if (!run_tool(tools + "/ptxas", {"-arch=" + arch, "-o", cubin, ptx_path}, arch + ".ptxas.log"))
-      return result;
+    std::vector<std::string> ptxas_args = {"-arch=" + arch, "-o", cubin, ptx_path};
+    if (options.line_info) ptxas_args.push_back("-lineinfo");
+    if (options.device_debug) ptxas_args.push_back("-g");
+    if (!run_tool(tools + "/ptxas", ptxas_args, arch + ".ptxas.log")) return result;
     const std::string number = arch.substr(3);
     fatbin_images.push_back("--image3=kind=elf,sm=" + number + ",file=" + cubin);
     if (i + 1 == options.archs.size())

@@ -17,6 +17,9 @@ struct NvccOptions {
   std::vector<std::string> archs{"sm_90"};
   std::string include_dir;  // Carbide's runtime headers
   unsigned timeout_seconds = 600;  // per nvcc, ptxas or fatbinary run; 0 waits for ever
+  bool line_info = false;     // -lineinfo: profilers and debuggers map PTX to the user's lines
+  bool device_debug = false;  // -G: unoptimized, steppable device code
+  std::vector<std::string> extra_flags;  // the user's own, for nvcc's compile
 };
 
 // A previous translation's image and the key it was built under.
