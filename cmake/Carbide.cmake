@@ -1,4 +1,4 @@
-# carbide_add_kernels(<target> SOURCES <file>... [CUDA_ARCHS 90 ...] [OUTPUT_DIR <dir>]
+# carbide_add_kernels(<target> SOURCES <file>... [CUDA_ARCHS 80 90 ...] [OUTPUT_DIR <dir>]
 #                     [FILE_PREFIX_MAP OLD=NEW ...] [DEBUG] [NVCC_FLAGS <flag>...])
 #
 # Translates each source before <target> builds, with the target's include directories, compile
@@ -14,9 +14,8 @@ function(carbide_add_kernels target)
   if(NOT ARG_SOURCES)
     message(FATAL_ERROR "carbide_add_kernels(${target}): SOURCES is required")
   endif()
-  if(NOT ARG_CUDA_ARCHS)
-    set(ARG_CUDA_ARCHS 90)
-  endif()
+  # Without CUDA_ARCHS, the translator's default: cubins for sm_80, 86, 89 and 90 and PTX for
+  # the newest, which loads on every GPU from sm_80.
   set(translate_flags)
   foreach(arch IN LISTS ARG_CUDA_ARCHS)
     list(APPEND translate_flags --cuda-arch sm_${arch})

@@ -8,5 +8,10 @@ out=${1:?usage: pregenerate.sh DIR}
 for source in "$root"/samples/*/*.cpp "$root"/tests/gpu/gpu_kernels.cpp; do
   grep -q CARBIDE_KERNEL "$source" || continue
   stem=$(basename "$source" .cpp)
-  "$carbide" translate "$source" -o "$out/$stem"
+  # The architectures its CMakeLists.txt gives carbide_add_kernels (none: the default set).
+  archs=()
+  for arch in $(sed -n 's/.*carbide_add_kernels(.*CUDA_ARCHS \([0-9 ]*\)).*/\1/p' "$(dirname "$source")/CMakeLists.txt"); do
+    archs+=(--cuda-arch "sm_$arch")
+  done
+  "$carbide" translate "$source" -o "$out/$stem" "${archs[@]}"
 done

@@ -16,7 +16,7 @@ std::string cmake_lists(const std::string& name) {
   return "cmake_minimum_required(VERSION 3.20)\nproject(" + name +
          " LANGUAGES CXX)\n\nset(CMAKE_CXX_STANDARD 17)\nset(CMAKE_EXPORT_COMPILE_COMMANDS ON)\n"
          "find_package(Carbide 0.1 REQUIRED)\n\nadd_executable(vecadd vecadd.cpp)\n"
-         "carbide_add_kernels(vecadd SOURCES vecadd.cpp CUDA_ARCHS 90)\n";
+         "carbide_add_kernels(vecadd SOURCES vecadd.cpp)  # runs on every GPU from sm_80\n";
 }
 
 std::string readme(const std::string& name, const std::string& prefix) {

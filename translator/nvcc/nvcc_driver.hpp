@@ -14,7 +14,8 @@ namespace carbide::nvcc {
 
 struct NvccOptions {
   std::string nvcc;  // explicit path; "" to search CUDA_HOME, PATH and /usr/local/cuda
-  std::vector<std::string> archs{"sm_90"};
+  // Loads on every GPU from sm_80: cubins for the common architectures, PTX for the newest.
+  std::vector<std::string> archs{"sm_80", "sm_86", "sm_89", "sm_90"};
   std::string include_dir;  // Carbide's runtime headers
   unsigned timeout_seconds = 600;  // per nvcc, ptxas or fatbinary run; 0 waits for ever
   bool line_info = false;     // -lineinfo: profilers and debuggers map PTX to the user's lines
