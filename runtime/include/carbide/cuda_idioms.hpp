@@ -27,26 +27,21 @@ extern const carbide::detail::cuda_coordinates blockDim CARBIDE_CUDA_IDIOM("writ
 extern const carbide::detail::cuda_coordinates gridDim CARBIDE_CUDA_IDIOM("write carbide::thread::grid_dim()");
 extern const int warpSize CARBIDE_CUDA_IDIOM("a warp is 32 threads; write 32 (or carbide::thread::lane() for the lane)");
 
-// Barriers and warp collectives: Carbide's forms are checked for divergence.
-template <class... Ignored>
-void __syncthreads(Ignored...) CARBIDE_CUDA_IDIOM("write carbide::block::sync()");
-template <class... Ignored>
-void __syncwarp(Ignored...) CARBIDE_CUDA_IDIOM(
-    "warp collectives synchronize their lanes themselves: write carbide::warp::shfl_down, reduce_add, ...");
-template <class T, class... Ignored>
-T __shfl_sync(Ignored...) CARBIDE_CUDA_IDIOM("write carbide::warp::shfl_xor or shfl_down (all 32 lanes take part)");
-template <class... Ignored>
-int __shfl_down_sync(Ignored...) CARBIDE_CUDA_IDIOM("write carbide::warp::shfl_down(value, delta) (all 32 lanes take part)");
-template <class... Ignored>
-int __shfl_up_sync(Ignored...) CARBIDE_CUDA_IDIOM("write carbide::warp::shfl_up(value, delta) (all 32 lanes take part)");
-template <class... Ignored>
-int __shfl_xor_sync(Ignored...) CARBIDE_CUDA_IDIOM("write carbide::warp::shfl_xor(value, lane_mask) (all 32 lanes take part)");
-template <class... Ignored>
-unsigned __ballot_sync(Ignored...) CARBIDE_CUDA_IDIOM("write carbide::warp::ballot(predicate)");
-template <class... Ignored>
-int __any_sync(Ignored...) CARBIDE_CUDA_IDIOM("write carbide::warp::any(predicate)");
-template <class... Ignored>
-int __all_sync(Ignored...) CARBIDE_CUDA_IDIOM("write carbide::warp::all(predicate)");
+// Barriers and warp collectives: Carbide's forms are checked for divergence. Any arguments.
+#define CARBIDE_CUDA_COLLECTIVE(result, name, instead) \
+  template <class... Ignored>                          \
+  result name(Ignored...) CARBIDE_CUDA_IDIOM(instead);
+CARBIDE_CUDA_COLLECTIVE(void, __syncthreads, "write carbide::block::sync()")
+CARBIDE_CUDA_COLLECTIVE(void, __syncwarp,
+                        "warp collectives synchronize their lanes themselves: write carbide::warp::shfl_down, reduce_add, ...")
+CARBIDE_CUDA_COLLECTIVE(int, __shfl_sync, "write carbide::warp::shfl_xor or shfl_down (all 32 lanes take part)")
+CARBIDE_CUDA_COLLECTIVE(int, __shfl_down_sync, "write carbide::warp::shfl_down(value, delta) (all 32 lanes take part)")
+CARBIDE_CUDA_COLLECTIVE(int, __shfl_up_sync, "write carbide::warp::shfl_up(value, delta) (all 32 lanes take part)")
+CARBIDE_CUDA_COLLECTIVE(int, __shfl_xor_sync, "write carbide::warp::shfl_xor(value, lane_mask) (all 32 lanes take part)")
+CARBIDE_CUDA_COLLECTIVE(unsigned, __ballot_sync, "write carbide::warp::ballot(predicate)")
+CARBIDE_CUDA_COLLECTIVE(int, __any_sync, "write carbide::warp::any(predicate)")
+CARBIDE_CUDA_COLLECTIVE(int, __all_sync, "write carbide::warp::all(predicate)")
+#undef CARBIDE_CUDA_COLLECTIVE
 
 // Atomics: on a view of global memory they are its methods, so the view says that threads
 // share its elements; in shared memory, the array's fetch_add.
