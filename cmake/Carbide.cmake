@@ -54,6 +54,11 @@ function(carbide_add_kernels target)
       endif()
       set(outputs "${out}/${stem}.carbide.cu" "${out}/${stem}.ptx" "${out}/${stem}.carbide.hpp"
                   "${out}/${stem}.carbide.cpp")
+      # Several architectures (the default is four) also give a fatbin, which the depfile names.
+      list(LENGTH ARG_CUDA_ARCHS arch_count)
+      if(NOT arch_count EQUAL 1)
+        list(APPEND outputs "${out}/${stem}.fatbin")
+      endif()
       add_custom_command(
         OUTPUT ${outputs}
         COMMAND Carbide::carbide translate "${source_path}" -o "${out}" ${translate_flags} -- ${clang_flags}

@@ -1,5 +1,7 @@
 #include "commands/progress_line.hpp"
 
+#include <algorithm>
+
 namespace carbide::commands {
 namespace {
 
@@ -16,8 +18,8 @@ const char* outcome_word(pipeline::Outcome outcome) {
 
 }  // namespace
 
-ProgressLine::ProgressLine(llvm::raw_ostream& out, std::size_t total, bool terminal)
-    : out_(out), total_(total), terminal_(terminal) {}
+ProgressLine::ProgressLine(llvm::raw_ostream& out, std::size_t total, bool terminal, unsigned columns)
+    : out_(out), total_(total), terminal_(terminal), columns_(columns) {}
 
 void ProgressLine::started(const std::string& path) {
   std::lock_guard lock(mutex_);
@@ -46,8 +48,17 @@ void ProgressLine::close() {
 
 void ProgressLine::redraw() {
   if (!terminal_) return;
-  out_ << kClearLine << "[" << done_ << "/" << total_ << "] " << running_ << " running, latest "
-       << latest_;
+  std::string line = "[" + std::to_string(done_) + "/" + std::to_string(total_) + "] " +
+                     std::to_string(running_) + " running, latest ";
+  std::string path = latest_;
+  // The path's end names the file; its start gives way first.
+  if (columns_ > 0 && line.size() + path.size() >= columns_) {
+    const std::size_t room = columns_ - 1 > line.size() + 3 ? columns_ - 1 - line.size() - 3 : 0;
+    path = room > 0 ? "..." + path.substr(path.size() - std::min(room, path.size())) : "";
+  }
+  line += path;
+  if (columns_ > 0 && line.size() >= columns_) line.resize(columns_ - 1);
+  out_ << kClearLine << line;
   out_.flush();
 }
 

@@ -15,7 +15,9 @@ namespace carbide::commands {
 
 class ProgressLine {
  public:
-  ProgressLine(llvm::raw_ostream& out, std::size_t total, bool terminal);
+  // `columns`: the terminal's width; the line never wraps (a wrapped line cannot be rewritten
+  // in place). 0: as wide as anything.
+  ProgressLine(llvm::raw_ostream& out, std::size_t total, bool terminal, unsigned columns = 0);
 
   void started(const std::string& path);
   // Prints the file's diagnostics (whole, never interleaved with another file's) and its outcome.
@@ -30,6 +32,7 @@ class ProgressLine {
   llvm::raw_ostream& out_;
   const std::size_t total_;
   const bool terminal_;
+  const unsigned columns_;
   std::size_t done_ = 0;
   std::size_t running_ = 0;
   std::string latest_;

@@ -7,6 +7,7 @@
 #include <llvm/Support/FileSystem.h>
 #include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/Path.h>
+#include <llvm/Support/Process.h>
 #include <llvm/Support/raw_ostream.h>
 
 #include <algorithm>
@@ -157,7 +158,7 @@ std::vector<Input> without_clashes(const cli::CommandLine& command, std::vector<
 // is done, so the output of files translated at once never interleaves.
 void translate_in_parallel(const cli::CommandLine& command, const pipeline::PipelineOptions& options,
                            const std::vector<Input>& inputs, unsigned jobs, Tally& tally) {
-  ProgressLine progress(llvm::errs(), inputs.size(), isatty(2));
+  ProgressLine progress(llvm::errs(), inputs.size(), isatty(2), llvm::sys::Process::StandardErrColumns());
   std::atomic<std::size_t> next = 0;
   auto work = [&] {
     for (std::size_t i; (i = next++) < inputs.size();) {
