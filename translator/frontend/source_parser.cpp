@@ -20,6 +20,11 @@ void CountingConsumer::EndSourceFile() {
 void CountingConsumer::HandleDiagnostic(clang::DiagnosticsEngine::Level level,
                                         const clang::Diagnostic& info) {
   clang::DiagnosticConsumer::HandleDiagnostic(level, info);
+  if (level >= clang::DiagnosticsEngine::Error) {
+    llvm::SmallString<256> message;
+    info.FormatDiagnostic(message);
+    errors_.push_back({info.getLocation(), message.str().str()});
+  }
   if (next_) next_->HandleDiagnostic(level, info);
 }
 

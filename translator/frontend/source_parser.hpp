@@ -34,8 +34,17 @@ class CountingConsumer : public clang::DiagnosticConsumer {
   void EndSourceFile() override;
   void HandleDiagnostic(clang::DiagnosticsEngine::Level level, const clang::Diagnostic& info) override;
 
+  // Clang's errors, kept for outputs that list them beside the rules' findings (SARIF, where a
+  // file that does not compile must not look clean).
+  struct Error {
+    clang::SourceLocation location;
+    std::string message;
+  };
+  const std::vector<Error>& errors() const { return errors_; }
+
  private:
   clang::DiagnosticConsumer* next_;
+  std::vector<Error> errors_;
 };
 
 // How much of the file to parse: everything, or declarations only (function bodies skipped),

@@ -68,6 +68,9 @@ std::optional<Analysis> analyze(const std::string& path, const PipelineOptions& 
   }
   model::instantiate_launched_kernels(*analysis.ast);
   analysis.clang_errors = counted.getNumErrors() > 0;
+  for (const frontend::CountingConsumer::Error& error : counted.errors())
+    analysis.compile_errors.push_back(
+        {"clang-diagnostic-error", diag::Severity::Error, error.location, {}, error.message, {}, {}});
   clang::ASTContext& context = analysis.ast->getASTContext();
   analysis.program = model::build_program(context);
   analysis.engine = std::make_unique<diag::DiagnosticsEngine>(options.rules);

@@ -36,6 +36,8 @@ struct Analysis {
   model::Program program;
   std::unique_ptr<diag::DiagnosticsEngine> engine;
   bool clang_errors = false;
+  // Clang's errors as findings of `clang-diagnostic-error` (as clang-tidy names them), for SARIF.
+  std::vector<diag::Finding> compile_errors;
   std::vector<UnsafeSite> unsafe_sites;
   // Shared-memory subscripts the contract proves in range; codegen leaves their checks out.
   std::vector<const clang::CXXOperatorCallExpr*> proven_subscripts;

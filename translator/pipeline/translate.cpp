@@ -74,7 +74,10 @@ Outcome check_file(const std::string& path, const PipelineOptions& options,
   auto analysis = analyze(path, options, llvm::errs());
   if (!analysis) return Outcome::Failed;
   const clang::SourceManager& sources = analysis->ast->getSourceManager();
-  if (outputs.sarif) outputs.sarif->add(analysis->engine->findings(), sources);
+  if (outputs.sarif) {
+    outputs.sarif->add(analysis->compile_errors, sources);
+    outputs.sarif->add(analysis->engine->findings(), sources);
+  }
   else analysis->engine->print_text(llvm::errs(), options.colors);
   if (outputs.fixes) outputs.fixes->add(analysis->engine->findings(), sources);
   if (outputs.report_unsafe)

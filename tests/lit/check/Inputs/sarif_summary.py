@@ -13,7 +13,10 @@ for result in run["results"]:
     where = result["locations"][0]["physicalLocation"]
     region = where["region"]
     name = os.path.basename(where["artifactLocation"]["uri"])
-    index_ok = rules[result["ruleIndex"]]["id"] == result["ruleId"]
+    # Clang's own errors have no rule in the table, as clang-tidy's clang-diagnostic-error.
+    if "ruleIndex" not in result:
+        index = "no-index"
+    else:
+        index = "index-ok" if rules[result["ruleIndex"]]["id"] == result["ruleId"] else "index-wrong"
     print("result", result["ruleId"], result["level"],
-          f"{name}:{region['startLine']}:{region['startColumn']}",
-          "index-ok" if index_ok else "index-wrong")
+          f"{name}:{region['startLine']}:{region['startColumn']}", index)
