@@ -309,8 +309,14 @@ Program build_program(clang::ASTContext& context) {
       Kernel kernel = build_kernel(context, instance);
       // Arguments that spell alike as identifiers (`<1, 2>` and `<12>` do not, `<a::b>` and
       // `<a_b>` could) still get entries of their own.
-      for (int n = 2; llvm::any_of(module.kernels, [&](const Kernel& other) { return other.symbol == kernel.symbol; }); ++n)
-        kernel.symbol += "_" + std::to_string(n), kernel.entry_name += "_" + std::to_string(n);
+      const std::string symbol = kernel.symbol, entry = kernel.entry_name;
+      const auto taken = [&] {
+        return llvm::any_of(module.kernels, [&](const Kernel& other) { return other.symbol == kernel.symbol; });
+      };
+      for (int n = 2; taken(); ++n) {
+        kernel.symbol = symbol + "_" + std::to_string(n);
+        kernel.entry_name = entry + "_" + std::to_string(n);
+      }
       module.kernels.push_back(std::move(kernel));
       compiled.push_back(instance);
     }
