@@ -49,6 +49,16 @@ const clang::Stmt* element_stmt(const clang::CFGElement& element) {
 
 }  // namespace
 
+ReachingDefinitions::ReachingDefinitions(
+    const ControlConditions& control, const clang::Stmt* body,
+    const std::map<const clang::VarDecl*, std::vector<const clang::Stmt*>>& sites)
+    : cfg_(*control.cfg()) {
+  index(sites, body);
+  solve();
+  for (const auto& [var, uses] : uses_)
+    for (const clang::DeclRefExpr* use : uses) use_blocks_[use] = control.block_of(use);
+}
+
 void ReachingDefinitions::index(const std::map<const clang::VarDecl*, std::vector<const clang::Stmt*>>& sites,
                                 const clang::Stmt* body) {
   for (const auto& [var, statements] : sites)

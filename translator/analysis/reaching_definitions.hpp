@@ -7,6 +7,8 @@
 // definition is written: it has no answer.
 #pragma once
 
+#include "analysis/control_conditions.hpp"
+
 #include <clang/AST/Expr.h>
 #include <llvm/ADT/BitVector.h>
 
@@ -14,28 +16,15 @@
 #include <optional>
 #include <vector>
 
-namespace clang {
-class CFG;
-class CFGBlock;
-}  // namespace clang
-
 namespace carbide::analysis {
 
 class ReachingDefinitions {
  public:
   // `sites`: every statement that defines each local variable (ThreadValues::definition_sites):
-  // a declaration's initializer, an assignment or an increment. `block_of` maps a statement to
-  // its CFG block.
-  template <class BlockOf>
-  ReachingDefinitions(const clang::CFG& cfg, const clang::Stmt* body,
-                      const std::map<const clang::VarDecl*, std::vector<const clang::Stmt*>>& sites,
-                      BlockOf block_of)
-      : cfg_(cfg) {
-    index(sites, body);
-    solve();
-    for (const auto& [var, uses] : uses_)
-      for (const clang::DeclRefExpr* use : uses) use_blocks_[use] = block_of(use);
-  }
+  // a declaration's initializer, an assignment or an increment. `control` holds the function's
+  // CFG, which must be available.
+  ReachingDefinitions(const ControlConditions& control, const clang::Stmt* body,
+                      const std::map<const clang::VarDecl*, std::vector<const clang::Stmt*>>& sites);
 
   // The definition sites that may reach `use`, in no order; none when the variable escapes or
   // the use is not in the CFG.

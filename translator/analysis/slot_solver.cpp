@@ -153,9 +153,9 @@ class Encoder {
     pointer = pointer->IgnoreParenImpCasts();
     if (const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(pointer)) {
       const auto* var = llvm::dyn_cast<clang::VarDecl>(ref->getDecl());
-      const auto sites = var ? values_.definition_sites(var) : llvm::ArrayRef<const clang::Stmt*>();
-      if (var == nullptr || !var->getInit() || sites.size() != 1 || sites.front() != var->getInit()) return false;
-      pointer = var->getInit()->IgnoreParenImpCasts();
+      const clang::Expr* init = var ? values_.sole_initializer(var) : nullptr;
+      if (init == nullptr) return false;
+      pointer = init->IgnoreParenImpCasts();
     }
     const auto* call = llvm::dyn_cast<clang::CXXMemberCallExpr>(pointer);
     return call != nullptr && vocabulary::is_leader_claim(call->getMethodDecl());
@@ -207,13 +207,12 @@ class Encoder {
       if (!uniform) return std::nullopt;
       return block_value(symbol_key(var), bits);
     }
-    const llvm::ArrayRef<const clang::Stmt*> sites = values_.definition_sites(var);
     const int owner = uniform && !changes ? kShared : side;
     if (const clang::ForStmt* loop = values_.counted_loop(var))
       return loop_counter(var, *loop, owner, depth);
     // A variable given its value once stands for its initializer.
-    if (sites.size() == 1 && var->getInit() && sites.front() == var->getInit())
-      return value_as(var->getInit(), var->getType(), side, depth + 1);
+    if (const clang::Expr* init = values_.sole_initializer(var))
+      return value_as(init, var->getType(), side, depth + 1);
     // Where one definition reaches the use, the variable is what that definition assigned
     // (`pin = 1 - pout` just above the read)...
     if (auto reaching = values_.reaching_definitions(ref); reaching && reaching->size() == 1) {

@@ -156,9 +156,7 @@ ThreadValues::ThreadValues(clang::ASTContext& context, const clang::FunctionDecl
   definition_sites_ = std::move(collector.sites);
   loop_counters_ = std::move(collector.loop_counters);
   if (control_.cfg() != nullptr)
-    reaching_ = std::make_unique<ReachingDefinitions>(
-        *control_.cfg(), function->getBody(), definition_sites_,
-        [&](const clang::Stmt* statement) { return control_.block_of(statement); });
+    reaching_ = std::make_unique<ReachingDefinitions>(control_, function->getBody(), definition_sites_);
   compute_variable_uniformity();
 }
 
@@ -201,6 +199,11 @@ llvm::ArrayRef<const clang::Stmt*> ThreadValues::definition_sites(const clang::V
   auto found = definition_sites_.find(var);
   if (found == definition_sites_.end()) return {};
   return found->second;
+}
+
+const clang::Expr* ThreadValues::sole_initializer(const clang::VarDecl* var) const {
+  const llvm::ArrayRef<const clang::Stmt*> sites = definition_sites(var);
+  return sites.size() == 1 && var->getInit() && sites.front() == var->getInit() ? var->getInit() : nullptr;
 }
 
 const clang::ForStmt* ThreadValues::counted_loop(const clang::VarDecl* var) const {

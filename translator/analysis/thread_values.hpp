@@ -77,6 +77,8 @@ class ThreadValues {
   // Every statement that gives a local variable a value: its declaration when it has an
   // initializer, then assignments and increments, in source order.
   llvm::ArrayRef<const clang::Stmt*> definition_sites(const clang::VarDecl* var) const;
+  // The initializer of a local variable nothing else assigns; null when there is none.
+  const clang::Expr* sole_initializer(const clang::VarDecl* var) const;
   // The for loop whose head declares `var`, if any.
   const clang::ForStmt* counted_loop(const clang::VarDecl* var) const;
   // The definition sites (as definition_sites lists them) that may give `use` its value, on

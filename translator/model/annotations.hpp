@@ -3,6 +3,7 @@
 
 #include <clang/AST/Attr.h>
 #include <clang/AST/Decl.h>
+#include <clang/Basic/SourceManager.h>
 
 namespace carbide::model {
 
@@ -18,6 +19,12 @@ inline const clang::AnnotateAttr* find_annotation(const clang::Decl* decl, llvm:
 
 inline bool is_kernel(const clang::FunctionDecl* function) {
   return find_annotation(function, kKernelAnnotation) != nullptr;
+}
+
+// A kernel the translated file itself defines (not one from a header it includes).
+inline bool is_file_kernel(const clang::FunctionDecl* function, const clang::SourceManager& sources) {
+  return is_kernel(function) && function->isThisDeclarationADefinition() &&
+         sources.isInMainFile(sources.getExpansionLoc(function->getLocation()));
 }
 
 }  // namespace carbide::model

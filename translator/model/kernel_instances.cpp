@@ -4,7 +4,6 @@
 
 #include <clang/AST/DeclTemplate.h>
 #include <clang/AST/RecursiveASTVisitor.h>
-#include <clang/Basic/SourceManager.h>
 #include <clang/Sema/Sema.h>
 #include <llvm/ADT/FoldingSet.h>
 
@@ -17,10 +16,7 @@ class TemplateFinder : public clang::RecursiveASTVisitor<TemplateFinder> {
  public:
   explicit TemplateFinder(const clang::SourceManager& sources) : sources_(sources) {}
   bool VisitFunctionTemplateDecl(clang::FunctionTemplateDecl* pattern) {
-    const clang::FunctionDecl* function = pattern->getTemplatedDecl();
-    if (is_kernel(function) && function->isThisDeclarationADefinition() &&
-        sources_.isInMainFile(sources_.getExpansionLoc(function->getLocation())))
-      kernels.push_back(pattern);
+    if (is_file_kernel(pattern->getTemplatedDecl(), sources_)) kernels.push_back(pattern);
     return true;
   }
   std::vector<clang::FunctionTemplateDecl*> kernels;

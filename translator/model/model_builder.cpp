@@ -44,9 +44,7 @@ class KernelFinder : public clang::RecursiveASTVisitor<KernelFinder> {
   // Templates as written; their instances (an explicit instantiation is visited too) are
   // found through the template.
   bool VisitFunctionDecl(clang::FunctionDecl* function) {
-    if (is_kernel(function) && function->isThisDeclarationADefinition() &&
-        function->getPrimaryTemplate() == nullptr &&
-        sources_.isInMainFile(sources_.getExpansionLoc(function->getLocation())))
+    if (is_file_kernel(function, sources_) && function->getPrimaryTemplate() == nullptr)
       kernels.push_back(function);
     return true;
   }
