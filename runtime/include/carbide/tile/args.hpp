@@ -1,0 +1,32 @@
+// What a tile kernel's entry receives for its `ct::in` and `ct::out` parameters: plain, trivially
+// copyable descriptions of a tensor that the host stub fills (from a Tensor or a Partition) and the
+// device library reads. docs/tile-lowering.md describes the fields' contract.
+#pragma once
+
+#include <cstdint>
+#include <type_traits>
+
+namespace carbide::tile::detail {
+
+// A `ct::in<T, Rank>`: read-only, run-time extents.
+template <class T, int Rank>
+struct in_arg {
+  const T* data;
+  std::int64_t extent[Rank];  // elements along each axis
+  std::int64_t stride[Rank];  // elements between neighbours along each axis; the last is 1
+  int aligned16;              // data % 16 == 0 and every stride but the last a multiple of 16 bytes
+};
+
+// A `ct::out<T, ct::shape<...>>`: the tensor a Partition holds, and its tile grid.
+template <class T, int Rank>
+struct out_arg {
+  T* data;
+  std::int64_t extent[Rank];
+  std::int64_t stride[Rank];
+  std::int64_t tiles[Rank];  // ceil(extent / tile extent) along each axis
+  int aligned16;
+};
+
+static_assert(std::is_trivially_copyable_v<in_arg<float, 2>> && std::is_trivially_copyable_v<out_arg<float, 2>>);
+
+}  // namespace carbide::tile::detail
