@@ -487,3 +487,7 @@ auto atomic_view(DeviceBuffer<T>& buffer) {
 
 }  // namespace detail
 }  // namespace carbide
+
+// Tensors and the tile-kernel launch helpers build on the classes above; each of those headers
+// includes this one first, so any of them may be included on its own.
+#include <carbide/tensor.hpp>
