@@ -1,9 +1,10 @@
-// Tensor and Partition: everything that needs no device memory (extents, messages, what the
-// types allow at compile time).
+// Tensor, Partition and the tile-launch helpers: everything that needs no device memory (extents,
+// messages, argument layout, the grid check, what the types allow at compile time).
 #include <carbide/runtime.hpp>
 
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -60,6 +61,102 @@ TEST(TensorMessages, PartitionOfAnotherRankNamesBoth) {
   EXPECT_EQ(message_of([] { check_partition_rank({300, 200}, 1, ct::shape<128>::text()); }),
             "Tensor::partition: a tensor of rank 2 (extents 300 x 200) cut into tiles of "
             "ct::shape<128>, of rank 1; give the shape one extent per axis");
+}
+
+TEST(TileArguments, ElementNamesAreTheKernelsSpelling) {
+  EXPECT_STREQ(tile_element_name<ct::bf16>(), "bf16");
+  EXPECT_STREQ(tile_element_name<ct::f16>(), "f16");
+  EXPECT_STREQ(tile_element_name<float>(), "float");
+  EXPECT_STREQ(tile_element_name<std::int32_t>(), "int32_t");
+}
+
+TEST(TileArguments, RowMajorStridesFollowTheExtents) {
+  std::int64_t extent[3], stride[3];
+  EXPECT_EQ(describe_row_major({2, 3, 8}, sizeof(float), 0x1000, extent, stride), 1);
+  EXPECT_EQ(std::vector<std::int64_t>(extent, extent + 3), (std::vector<std::int64_t>{2, 3, 8}));
+  EXPECT_EQ(std::vector<std::int64_t>(stride, stride + 3), (std::vector<std::int64_t>{24, 8, 1}));
+}
+
+TEST(TileArguments, Aligned16NeedsTheStartAndEveryRowOn16Bytes) {
+  std::int64_t extent[2], stride[2];
+  // 8 bf16 = 16 bytes a row.
+  EXPECT_EQ(describe_row_major({5, 8}, 2, 0x1000, extent, stride), 1);
+  // 3 floats = 12 bytes a row: the second row starts off 16 bytes.
+  EXPECT_EQ(describe_row_major({5, 3}, 4, 0x1000, extent, stride), 0);
+  EXPECT_EQ(describe_row_major({5, 8}, 2, 0x1008, extent, stride), 0);
+  // One axis: only the start matters, whatever the extent.
+  EXPECT_EQ(describe_row_major({7}, 4, 0x1000, extent, stride), 1);
+}
+
+TEST(TileArguments, InputOfAnotherRankNamesTheParameterAndTheDeclaredType) {
+  EXPECT_NO_THROW(check_tile_input_rank("kernels::gemm", "b", "bf16", 2, {300, 64}));
+  try {
+    check_tile_input_rank("kernels::gemm", "b", "bf16", 2, {300});
+    FAIL() << "a rank-1 tensor was accepted for a ct::in<bf16, 2>";
+  } catch (const LaunchContractError& error) {
+    EXPECT_EQ(error.field(), "b");
+    EXPECT_STREQ(error.what(),
+                 "launch of kernels::gemm rejected: b must be of rank 2 (the kernel's "
+                 "`ct::in<bf16, 2>`), got rank 1 (extents 300)");
+  }
+}
+
+TEST(TileArguments, EmptyArgumentsSayWhatToPass) {
+  EXPECT_EQ(message_of([] { throw_empty_tile_argument("kernels::gemm", "a", false); }),
+            "launch of kernels::gemm rejected: 'a' is an empty Tensor (moved into a partition, or "
+            "moved away); get it back with `t = std::move(p).unpartition();` before the launch");
+  EXPECT_NE(message_of([] { throw_empty_tile_argument("kernels::gemm", "c", true); })
+                .find("'c' is an empty Partition"),
+            std::string::npos);
+}
+
+TEST(TileGrid, OneBlockPerTile) {
+  const std::int64_t c[] = {3, 5};
+  EXPECT_EQ(tile_grid("k", {{"c", c, 2}}), 15u);
+  const std::int64_t d[] = {3, 5};
+  EXPECT_EQ(tile_grid("k", {{"c", c, 2}, {"d", d, 2}}), 15u);
+}
+
+TEST(TileGrid, OutputsOfDifferentGridsAreRejectedNamingBoth) {
+  const std::int64_t c[] = {3, 5}, d[] = {5, 3};
+  try {
+    tile_grid("kernels::two", {{"c", c, 2}, {"d", d, 2}});
+    FAIL() << "grids 3 x 5 and 5 x 3 were accepted together";
+  } catch (const LaunchContractError& error) {
+    EXPECT_EQ(error.field(), "d");
+    EXPECT_STREQ(error.what(),
+                 "launch of kernels::two rejected: d must be partitioned into the tile grid of "
+                 "'c' (3 x 5 tiles), got 5 x 3 tiles");
+  }
+}
+
+TEST(TileGrid, AxesOfOneTileDoNotChangeTheGrid) {
+  // y: shape<1, 1024> over [300, 1000]; mean: shape<1> over [300].
+  const std::int64_t y[] = {300, 1}, mean[] = {300};
+  EXPECT_EQ(tile_grid("k", {{"y", y, 2}, {"mean", mean, 1}}), 300u);
+  const std::int64_t other[] = {299};
+  EXPECT_THROW(tile_grid("k", {{"y", y, 2}, {"mean", other, 1}}), LaunchContractError);
+}
+
+TEST(TileGrid, MoreTilesThanGridXHoldsAreRejected) {
+  const std::int64_t most[] = {(std::int64_t{1} << 31) - 1};
+  EXPECT_EQ(tile_grid("k", {{"c", most, 1}}), (std::uint64_t{1} << 31) - 1);
+  const std::int64_t too_many[] = {std::int64_t{1} << 16, std::int64_t{1} << 15};
+  try {
+    tile_grid("k", {{"c", too_many, 2}});
+    FAIL() << "2^31 tiles were accepted";
+  } catch (const LaunchContractError& error) {
+    EXPECT_EQ(error.field(), "grid.x");
+    EXPECT_EQ(error.got(), "65536 x 32768 tiles of 'c'");
+  }
+}
+
+TEST(TileGrid, OutputTilesComeFromTheOutArg) {
+  tile::detail::out_arg<float, 2> arg{};
+  arg.tiles[0] = 4;
+  arg.tiles[1] = 2;
+  const OutputTiles tiles = output_tiles("c", arg);
+  EXPECT_EQ(tile_grid("k", {tiles}), 8u);
 }
 
 // What the types allow: the ownership rules are compile-time where they can be.

@@ -210,3 +210,5 @@ class Partition {
 
 }  // namespace carbide
 
+// What the generated stubs of tile kernels call; it needs Tensor and Partition complete.
+#include <carbide/tile_launch.hpp>

@@ -1,0 +1,96 @@
+// What a generated tile-kernel stub calls to turn its Tensor and Partition arguments into the
+// entry's in_arg / out_arg values and the grid, checking each before the driver sees anything
+// (docs/tile-lowering.md, "The launch"). The range-overlap check is check_no_aliasing over
+// device_ptr() and bytes() of each argument, outputs exclusive.
+#pragma once
+
+#include <carbide/tensor.hpp>
+#include <carbide/tile/args.hpp>
+#include <carbide/tile/types.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <initializer_list>
+#include <type_traits>
+#include <vector>
+
+namespace carbide::detail {
+
+// The element type as a tile kernel's signature spells it, for messages.
+template <class T>
+constexpr const char* tile_element_name() {
+  if constexpr (std::is_same_v<T, tile::bf16>) return "bf16";
+  else if constexpr (std::is_same_v<T, tile::f16>) return "f16";
+  else if constexpr (std::is_same_v<T, float>) return "float";
+  else if constexpr (std::is_same_v<T, double>) return "double";
+  else if constexpr (std::is_same_v<T, std::int8_t>) return "int8_t";
+  else if constexpr (std::is_same_v<T, std::uint8_t>) return "uint8_t";
+  else if constexpr (std::is_same_v<T, std::int16_t>) return "int16_t";
+  else if constexpr (std::is_same_v<T, std::uint16_t>) return "uint16_t";
+  else if constexpr (std::is_same_v<T, std::int32_t>) return "int32_t";
+  else if constexpr (std::is_same_v<T, std::uint32_t>) return "uint32_t";
+  else if constexpr (std::is_same_v<T, std::int64_t>) return "int64_t";
+  else if constexpr (std::is_same_v<T, std::uint64_t>) return "uint64_t";
+  else static_assert(sizeof(T) == 0, "tile kernels take bf16, f16, float, double and integers");
+}
+
+// Throws Error: a launch of `kernel` was given an empty (moved-from) Tensor, or Partition when
+// `is_output`, for `param`.
+[[noreturn]] void throw_empty_tile_argument(const char* kernel, const char* param, bool is_output);
+// Throws LaunchContractError unless `extents` has the `declared_rank` axes of the kernel's
+// `ct::in<element, declared_rank>` parameter `param`.
+void check_tile_input_rank(const char* kernel, const char* param, const char* element,
+                           int declared_rank, const std::vector<std::size_t>& extents);
+// Writes the extents and row-major strides (in elements) of a contiguous tensor of `extents` at
+// `data` into `extent` and `stride` (one per axis) and returns the aligned16 flag of
+// docs/tile-lowering.md: `data` on 16 bytes and every stride but the last a multiple of 16 bytes.
+int describe_row_major(const std::vector<std::size_t>& extents, std::size_t element_bytes,
+                       DevicePtr data, std::int64_t* extent, std::int64_t* stride);
+
+// A `ct::in<T, Rank>` argument: throws Error if `tensor` is empty and LaunchContractError if its
+// rank is not Rank.
+template <int Rank, class T>
+tile::detail::in_arg<T, Rank> tile_input(const char* kernel, const char* param,
+                                         const Tensor<T>& tensor) {
+  if (tensor.empty()) throw_empty_tile_argument(kernel, param, false);
+  check_tile_input_rank(kernel, param, tile_element_name<T>(), Rank, tensor.extents());
+  tile::detail::in_arg<T, Rank> arg{};
+  arg.data = reinterpret_cast<const T*>(tensor.device_ptr());
+  arg.aligned16 = describe_row_major(tensor.extents(), sizeof(T), tensor.device_ptr(), arg.extent,
+                                     arg.stride);
+  return arg;
+}
+
+// A `ct::out<T, Shape>` argument: throws Error if `partition` is empty. Its rank is the shape's,
+// which partition() checked.
+template <class T, class Shape>
+tile::detail::out_arg<T, Shape::rank> tile_output(const char* kernel, const char* param,
+                                                  Partition<T, Shape>& partition) {
+  if (partition.empty()) throw_empty_tile_argument(kernel, param, true);
+  tile::detail::out_arg<T, Shape::rank> arg{};
+  arg.data = reinterpret_cast<T*>(partition.device_ptr());
+  arg.aligned16 = describe_row_major(partition.extents(), sizeof(T), partition.device_ptr(),
+                                     arg.extent, arg.stride);
+  const auto tiles = partition.tiles();
+  for (int axis = 0; axis < Shape::rank; ++axis) arg.tiles[axis] = std::int64_t(tiles[axis]);
+  return arg;
+}
+
+// One `ct::out` argument's tile grid, as tile_grid compares them.
+struct OutputTiles {
+  const char* param;
+  const std::int64_t* tiles;  // the out_arg's, one per axis
+  int rank;
+};
+
+template <class T, int Rank>
+OutputTiles output_tiles(const char* param, const tile::detail::out_arg<T, Rank>& arg) {
+  return {param, arg.tiles, Rank};
+}
+
+// The launch's grid.x: one block per tile of the outputs' common grid. Throws LaunchContractError
+// naming two outputs whose grids differ (axes of one tile aside: a `shape<1, B>` over [M, N <= B]
+// and a `shape<1>` over [M] give the same M blocks), or when the tiles exceed 2^31 - 1 blocks.
+std::uint64_t tile_grid(const char* kernel, std::initializer_list<OutputTiles> outputs);
+
+}  // namespace carbide::detail
