@@ -37,6 +37,11 @@ void LaunchContractRule::check(const RuleContext& context) {
         return finding(name(), diag::Severity::Error, contract.location,
                        "launch contract of '" + kernel.qualified_name + "': " + message);
       };
+      if (kernel.is_tile) {
+        context.reporter.report(report("a tile kernel's threads are the translator's choice, and so is its "
+                                       "contract; remove CARBIDE_LAUNCH_CONTRACT"));
+        continue;
+      }
       if (contract.error) {
         context.reporter.report(report(contract.error->message + "; " + contract.error->fix));
         continue;

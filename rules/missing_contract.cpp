@@ -5,7 +5,7 @@ namespace carbide::rules {
 void MissingContractRule::check(const RuleContext& context) {
   for (const model::Module& module : context.program.modules) {
     for (const model::Kernel& kernel : module.kernels) {
-      if (kernel.contract) continue;
+      if (kernel.contract || kernel.is_tile) continue;
       const clang::SourceLocation at = kernel.decl->getLocation();
       context.reporter.report(finding(
           name(), diag::Severity::Warning, at,

@@ -12,6 +12,9 @@
 #include "launch_contract.hpp"
 #include "missing_contract.hpp"
 #include "shared_race.hpp"
+#include "tile_grid.hpp"
+#include "tile_partition_use.hpp"
+#include "tile_shape.hpp"
 #include "unsafe_reason.hpp"
 #include "unsafe_required.hpp"
 #include "witness_escape.hpp"
@@ -32,6 +35,9 @@ std::vector<std::unique_ptr<Rule>> make_all_rules() {
   rules.push_back(std::make_unique<SharedRaceRule>());
   rules.push_back(std::make_unique<DivergentBarrierRule>());
   rules.push_back(std::make_unique<LaunchAliasingRule>());
+  rules.push_back(std::make_unique<TileShapeRule>());
+  rules.push_back(std::make_unique<TileGridRule>());
+  rules.push_back(std::make_unique<TilePartitionUseRule>());
   return rules;
 }
 

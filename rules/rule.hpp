@@ -4,6 +4,7 @@
 #include "analysis/device_analysis.hpp"
 #include "diagnostics/finding.hpp"
 #include "model/module_model.hpp"
+#include "tile/tile_programs.hpp"
 
 #include <clang/AST/ASTContext.h>
 
@@ -17,6 +18,7 @@ struct RuleContext {
   clang::ASTContext& ast;
   const model::Program& program;
   const analysis::DeviceAnalysis& device;
+  const tile::TilePrograms& tiles;
   diag::Reporter& reporter;
 };
 

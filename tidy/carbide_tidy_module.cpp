@@ -46,7 +46,8 @@ class UnitFindings {
       if (!context.getDiagnostics().hasUncompilableErrorOccurred()) {
         const model::Program program = model::build_program(context);
         const analysis::DeviceAnalysis device(context, program);
-        rules::run_all_rules({context, program, device, collected});
+        const tile::TilePrograms tiles(context, program);
+        rules::run_all_rules({context, program, device, tiles, collected});
       }
       findings_ = std::move(collected.findings);
     }

@@ -52,12 +52,12 @@ void generate(const pipeline::Analysis& analysis) {
   const model::Program& program = analysis.program;
   clang::ASTContext& context = analysis.ast->getASTContext();
   codegen::generate_device_source(program, context, program.stem + ".carbide.cu",
-                                  analysis.proven_subscripts);
-  (void)codegen::exact_blocks(program);
+                                  analysis.proven_subscripts, *analysis.tiles);
+  (void)codegen::exact_blocks(program, *analysis.tiles);
   std::string header = codegen::generate_api_header(program);
   const std::string tag = codegen::tag_api_header(header);
   codegen::generate_host_stubs(program, {".version 8.0\n", "PTX for sm_90"},
-                               program.stem + ".carbide.hpp", tag, context);
+                               program.stem + ".carbide.hpp", tag, context, *analysis.tiles);
 }
 
 }  // namespace

@@ -143,6 +143,7 @@ BlockShape DeviceAnalysis::block_shape(const clang::FunctionDecl* function) cons
   bool agree = true;
   for (const model::Module& module : program_.modules) {
     for (const model::Kernel& kernel : module.kernels) {
+      if (kernel.is_tile) continue;
       BlockShape shape;
       if (kernel.has_valid_contract()) {
         const auto& block = kernel.contract->parsed->block;

@@ -4,6 +4,7 @@
 #include "codegen/generated_text.hpp"
 #include "model/annotations.hpp"
 #include "model/vocabulary.hpp"
+#include "tile/emitter.hpp"
 
 #include <clang/AST/DeclCXX.h>
 #include <clang/Basic/SourceManager.h>
@@ -114,7 +115,7 @@ void mark_proven_subscripts(const std::vector<const clang::CXXOperatorCallExpr*>
 
 std::string generate_device_source(
     const model::Program& program, clang::ASTContext& context, const std::string& generated_name,
-    const std::vector<const clang::CXXOperatorCallExpr*>& proven_in_range) {
+    const std::vector<const clang::CXXOperatorCallExpr*>& proven_in_range, const tile::TilePrograms& tiles) {
   const clang::SourceManager& sources = context.getSourceManager();
   clang::Rewriter rewriter(const_cast<clang::SourceManager&>(sources), context.getLangOpts());
   mark_device_functions(program, rewriter);
@@ -127,6 +128,7 @@ std::string generate_device_source(
          "allocation.\n// carbide::detail::in_range(i) marks a shared-memory index the translator "
          "proved inside\n// the array for every thread the launch contract allows; it is not "
          "checked again.\n#define CARBIDE_CHECKED 1\n#include <carbide/device.hpp>\n";
+  if (!tiles.kernels().empty()) out += "#include <carbide/tile/device.hpp>\n";
   for (const std::string& header : program.device.std_includes) out += "#include <" + header + ">\n";
 
   out += copy_declarations(program.device.top_level_decls, rewriter, program.source_path);
@@ -134,12 +136,22 @@ std::string generate_device_source(
   out += "\n// Entry points. A contract's block becomes the entry's .reqntid in the PTX, so the "
          "driver\n// also refuses a launch with any other block shape.\n";
   for (const model::Module& module : program.modules)
-    for (const model::Kernel& kernel : module.kernels) out += entry_point(module, kernel);
+    for (const model::Kernel& kernel : module.kernels)
+      if (!kernel.is_tile) out += entry_point(module, kernel);
+  if (!tiles.kernels().empty())
+    out += "\n// Tile kernels, lowered by the translator (docs/tile-lowering.md): the planner's choices are\n"
+           "// in each entry's comment, and every statement points back to its line.\n";
+  for (const tile::PlannedKernel& kernel : tiles.kernels()) {
+    out += tile::emit_tile_entry(kernel.model, kernel.plan, sources, program.source_path);
+    out += line_of_generated_file(out, generated_name);
+  }
   return out;
 }
 
-nvcc::ExactBlocks exact_blocks(const model::Program& program) {
+nvcc::ExactBlocks exact_blocks(const model::Program& program, const tile::TilePrograms& tiles) {
   nvcc::ExactBlocks blocks;
+  for (const tile::PlannedKernel& kernel : tiles.kernels())
+    blocks[kernel.model.kernel->entry_name] = {std::uint64_t(kernel.plan.threads), 1, 1};
   for (const model::Module& module : program.modules)
     for (const model::Kernel& kernel : module.kernels)
       if (kernel.has_valid_contract()) blocks[kernel.entry_name] = kernel.contract->parsed->block;

@@ -2,6 +2,7 @@
 
 #include "codegen/copied_declarations.hpp"
 #include "codegen/generated_text.hpp"
+#include "codegen/tile_stubs.hpp"
 #include "model/kernel_instances.hpp"
 
 #include <llvm/ADT/StringExtras.h>
@@ -56,6 +57,10 @@ std::string host_parameter(const model::Parameter& param) {
       return "carbide::DeviceBuffer<" + param.element_type + ">& " + param.name;
     case ParamKind::ExclusiveView2D:
       return "carbide::DeviceBuffer2D<" + param.element_type + ">& " + param.name;
+    case ParamKind::TileOut:
+      return "carbide::Partition<" + param.element_type + ", " + param.tile_shape + ">& " + param.name;
+    case ParamKind::TileIn:
+      return "const carbide::Tensor<" + param.element_type + ">& " + param.name;
     case ParamKind::Scalar:
       break;
     case ParamKind::Unsupported:
@@ -85,6 +90,7 @@ std::string exclusive_names(const model::Kernel& kernel) {
 }
 
 std::string kernel_declarations(const model::Kernel& kernel) {
+  if (kernel.is_tile) return tile_kernel_declaration(kernel, parameter_list(kernel));
   std::string text;
   const std::string prefix = template_prefix(kernel, "  ");
   if (kernel.has_contract()) {
@@ -261,7 +267,7 @@ std::string tag_api_header(std::string& header) {
 
 std::string generate_host_stubs(const model::Program& program, const ModuleImage& image,
                                 const std::string& api_header_name, const std::string& api_tag,
-                                clang::ASTContext& context) {
+                                clang::ASTContext& context, const tile::TilePrograms& tiles) {
   const std::string source_name = llvm::sys::path::filename(program.source_path).str();
   std::string text = banner(source_name, "host stubs that load and launch its kernels");
   text += "#include \"" + api_header_name + "\"\n";
@@ -282,14 +288,18 @@ std::string generate_host_stubs(const model::Program& program, const ModuleImage
   for (const model::Module& module : program.modules) {
     text += "\n" + open_namespaces(module.namespace_path, module.inline_namespaces) + "namespace {\n";
     for (const model::Kernel& kernel : module.kernels)
-      if (kernel.has_contract()) text += contract_constant(kernel);
+      if (kernel.is_tile) text += tile_contract_constant(kernel, tiles.find(kernel)->plan);
+      else if (kernel.has_contract()) text += contract_constant(kernel);
     text += "}  // namespace\n\nModule load(const carbide::Context& context) {\n"
             "  return Module(carbide::detail::LoadedModule(context, kModuleImage, {";
     for (std::size_t i = 0; i < module.kernels.size(); ++i)
       text += std::string(i ? ", " : "") + c_string(module.kernels[i].entry_name);
     text += "}));\n}\n\n";
-    for (std::size_t i = 0; i < module.kernels.size(); ++i)
-      text += kernel_definitions(module.kernels[i], i);
+    for (std::size_t i = 0; i < module.kernels.size(); ++i) {
+      const model::Kernel& kernel = module.kernels[i];
+      text += kernel.is_tile ? tile_kernel_definition(kernel, i, tiles.find(kernel)->plan, parameter_list(kernel))
+                             : kernel_definitions(kernel, i);
+    }
     text += close_namespaces(module.namespace_path);
   }
   return text;

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "model/module_model.hpp"
+#include "tile/tile_programs.hpp"
 
 #include <clang/AST/ASTContext.h>
 
@@ -24,10 +25,11 @@ struct ModuleImage {
 };
 
 // The host stubs: the module loader with the image embedded, prepare_<k> and the launches, and
-// the definitions of the user records that views hold (read from `context`'s sources). `api_tag`
+// the definitions of the user records that views hold (read from `context`'s sources), and the
+// launches of the tile kernels with their plans. `api_tag`
 // is what tag_api_header returned for the header they include.
 std::string generate_host_stubs(const model::Program& program, const ModuleImage& image,
                                 const std::string& api_header_name, const std::string& api_tag,
-                                clang::ASTContext& context);
+                                clang::ASTContext& context, const tile::TilePrograms& tiles);
 
 }  // namespace carbide::codegen

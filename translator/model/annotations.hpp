@@ -8,6 +8,7 @@
 namespace carbide::model {
 
 inline constexpr llvm::StringLiteral kKernelAnnotation = "carbide.kernel";
+inline constexpr llvm::StringLiteral kTileKernelAnnotation = "carbide.tile_kernel";
 inline constexpr llvm::StringLiteral kBoundsAnnotation = "carbide.launch_bounds";
 inline constexpr llvm::StringLiteral kContractAnnotation = "carbide.launch_contract";
 
@@ -21,9 +22,13 @@ inline bool is_kernel(const clang::FunctionDecl* function) {
   return find_annotation(function, kKernelAnnotation) != nullptr;
 }
 
-// A kernel the translated file itself defines (not one from a header it includes).
+inline bool is_tile_kernel(const clang::FunctionDecl* function) {
+  return find_annotation(function, kTileKernelAnnotation) != nullptr;
+}
+
+// A kernel of either path the translated file itself defines (not one from a header it includes).
 inline bool is_file_kernel(const clang::FunctionDecl* function, const clang::SourceManager& sources) {
-  return is_kernel(function) && function->isThisDeclarationADefinition() &&
+  return (is_kernel(function) || is_tile_kernel(function)) && function->isThisDeclarationADefinition() &&
          sources.isInMainFile(sources.getExpansionLoc(function->getLocation()));
 }
 

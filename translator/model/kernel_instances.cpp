@@ -4,6 +4,7 @@
 
 #include <clang/AST/DeclTemplate.h>
 #include <clang/AST/RecursiveASTVisitor.h>
+#include <clang/Sema/Scope.h>
 #include <clang/Sema/Sema.h>
 #include <llvm/ADT/FoldingSet.h>
 
@@ -62,6 +63,12 @@ void instantiate_launched_kernels(clang::ASTUnit& ast) {
   if (!ast.hasSema()) return;
   clang::ASTContext& context = ast.getASTContext();
   clang::Sema& sema = ast.getSema();
+  // The parse has ended, and with it the translation unit's scope; an instantiation that defines
+  // an implicit member (a tile's move assignment) looks builtins up there, so it gets one back.
+  clang::Scope unit_scope(nullptr, clang::Scope::DeclScope, sema.getDiagnostics());
+  unit_scope.setEntity(context.getTranslationUnitDecl());
+  clang::Scope* const previous_scope = sema.TUScope;
+  if (previous_scope == nullptr) sema.TUScope = &unit_scope;
   TemplateFinder finder(context.getSourceManager());
   finder.TraverseDecl(context.getTranslationUnitDecl());
   for (clang::FunctionTemplateDecl* kernel : finder.kernels) {
@@ -73,6 +80,7 @@ void instantiate_launched_kernels(clang::ASTUnit& ast) {
     }
   }
   sema.PerformPendingInstantiations();
+  sema.TUScope = previous_scope;
 }
 
 }  // namespace carbide::model

@@ -241,6 +241,7 @@ std::optional<LaunchBounds> read_bounds(clang::ASTContext& context,
 Kernel build_kernel(clang::ASTContext& context, const clang::FunctionDecl* function) {
   Kernel kernel;
   kernel.decl = function;
+  kernel.is_tile = is_tile_kernel(function);
   kernel.name = function->getNameAsString();
   kernel.symbol = kernel.name;
   const clang::FunctionTemplateDecl* pattern = function->getDescribedFunctionTemplate();
@@ -298,7 +299,7 @@ Program build_program(clang::ASTContext& context) {
     const clang::FunctionTemplateDecl* pattern = function->getDescribedFunctionTemplate();
     if (pattern == nullptr) {
       module.kernels.push_back(build_kernel(context, function));
-      compiled.push_back(function);
+      if (!module.kernels.back().is_tile) compiled.push_back(function);
       continue;
     }
     module.kernel_templates.push_back(build_kernel(context, function));
@@ -315,8 +316,8 @@ Program build_program(clang::ASTContext& context) {
         kernel.symbol = symbol + "_" + std::to_string(n);
         kernel.entry_name = entry + "_" + std::to_string(n);
       }
+      if (!kernel.is_tile) compiled.push_back(instance);  // tile kernels are lowered, not copied
       module.kernels.push_back(std::move(kernel));
-      compiled.push_back(instance);
     }
   }
   program.device = collect_device_code(context, compiled);

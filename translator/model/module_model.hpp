@@ -21,6 +21,8 @@ enum class ParamKind {
   ExclusiveView,  // carbide::disjoint_span<T>
   ExclusiveView2D,  // carbide::disjoint_span2d<T>
   AtomicView,     // carbide::atomic_span<T>
+  TileOut,        // carbide::tile::out<T, shape<...>>: this tile block's region of a Partition
+  TileIn,         // carbide::tile::in<T, Rank>: a read-only Tensor
   Scalar,         // a trivially copyable value
   Unsupported,    // see Parameter::unsupported
 };
@@ -49,7 +51,9 @@ struct Parameter {
   ParamKind kind = ParamKind::Unsupported;
   UnsupportedParam unsupported = UnsupportedParam::None;
   std::string device_type;    // the kernel's own parameter type, fully qualified
-  std::string element_type;   // views: the element type without const
+  std::string element_type;   // views and tile parameters: the element type without const
+  std::string tile_shape;     // TileOut: `carbide::tile::shape<1, B>`, as the API names it
+  std::string tile_rank;      // TileIn: the rank, as the API names it (`2`, or a template's `R`)
   std::string forward_declaration;  // a user record (scalar or view element): how the API header declares it
   const clang::CXXRecordDecl* user_record = nullptr;  // that record
 };
@@ -85,6 +89,9 @@ struct Kernel {
   std::string unsupported_template_parameter;
   bool is_template() const { return !template_head.empty() && template_arguments.empty(); }
   bool is_instance() const { return !template_arguments.empty(); }
+  // A CARBIDE_TILE_KERNEL: the translator plans its threads and writes its device code
+  // (translator/tile/); it has no contract of the user's.
+  bool is_tile = false;
   std::vector<Parameter> params;
   std::optional<ContractAnnotation> contract;
   std::optional<LaunchBounds> bounds;

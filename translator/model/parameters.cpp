@@ -74,6 +74,33 @@ bool name_user_type(clang::QualType type, clang::ASTContext& context, Parameter&
   return true;
 }
 
+// `carbide::tile::out<T, shape<...>>` and `carbide::tile::in<T, Rank>`, as written or
+// instantiated: the record and its template arguments.
+std::optional<std::pair<vocabulary::TileRecord, llvm::ArrayRef<clang::TemplateArgument>>> tile_parameter(
+    clang::QualType type) {
+  const auto* record = type.getCanonicalType()->getAsCXXRecordDecl();
+  if (const auto* spec = llvm::dyn_cast_or_null<clang::ClassTemplateSpecializationDecl>(record))
+    if (auto kind = vocabulary::tile_record(spec)) return std::pair{*kind, spec->getTemplateArgs().asArray()};
+  const auto* dependent = type->getAs<clang::TemplateSpecializationType>();
+  const auto* pattern = dependent ? llvm::dyn_cast_or_null<clang::ClassTemplateDecl>(
+                                        dependent->getTemplateName().getAsTemplateDecl())
+                                  : nullptr;
+  if (pattern != nullptr)
+    if (auto kind = vocabulary::tile_record(pattern->getTemplatedDecl()))
+      return std::pair{*kind, dependent->template_arguments()};
+  return std::nullopt;
+}
+
+std::string spell_argument(const clang::TemplateArgument& argument, const clang::ASTContext& context) {
+  if (argument.getKind() == clang::TemplateArgument::Type) return spell_type(argument.getAsType(), context);
+  clang::PrintingPolicy policy(context.getLangOpts());
+  policy.FullyQualifiedName = true;
+  std::string text;
+  llvm::raw_string_ostream out(text);
+  argument.print(policy, out, /*IncludeType=*/false);
+  return text;
+}
+
 }  // namespace
 
 std::string spell_type(clang::QualType type, const clang::ASTContext& context) {
@@ -97,6 +124,19 @@ Parameter classify_parameter(const clang::ParmVarDecl* param, clang::ASTContext&
   }
   if (type->isReferenceType()) {
     result.unsupported = UnsupportedParam::Reference;
+    return result;
+  }
+  if (const auto tile = tile_parameter(type);
+      tile && (tile->first == vocabulary::TileRecord::Out || tile->first == vocabulary::TileRecord::In) &&
+      tile->second.size() == 2) {
+    result.element_type = spell_argument(tile->second[0], context);
+    if (tile->first == vocabulary::TileRecord::Out) {
+      result.kind = ParamKind::TileOut;
+      result.tile_shape = spell_argument(tile->second[1], context);
+    } else {
+      result.kind = ParamKind::TileIn;
+      result.tile_rank = spell_argument(tile->second[1], context);
+    }
     return result;
   }
   for (auto [view_kind, kind] : {std::pair{vocabulary::View::Read, ParamKind::ReadView},

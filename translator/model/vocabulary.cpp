@@ -123,6 +123,81 @@ bool named(const clang::NamedDecl* decl, llvm::StringRef name) {
 
 llvm::ArrayRef<DeviceFunction> device_functions() { return kDeviceFunctions; }
 
+namespace {
+constexpr NamedType kTileRecords[] = {
+    {"carbide::tile::tile", int(TileRecord::Tile)},
+    {"carbide::tile::out", int(TileRecord::Out)},
+    {"carbide::tile::in", int(TileRecord::In)},
+    {"carbide::tile::in_partition", int(TileRecord::InPartition)},
+    {"carbide::tile::irange", int(TileRecord::Irange)},
+    {"carbide::tile::shape", int(TileRecord::Shape)},
+};
+
+constexpr TileFunction kTileFunctions[] = {
+    {"carbide::tile::operator+", TileOp::Arithmetic},  {"carbide::tile::operator-", TileOp::Arithmetic},
+    {"carbide::tile::operator*", TileOp::Arithmetic},  {"carbide::tile::operator/", TileOp::Arithmetic},
+    {"carbide::tile::operator<", TileOp::Compare},     {"carbide::tile::operator<=", TileOp::Compare},
+    {"carbide::tile::operator>", TileOp::Compare},     {"carbide::tile::operator>=", TileOp::Compare},
+    {"carbide::tile::operator==", TileOp::Compare},    {"carbide::tile::operator!=", TileOp::Compare},
+    {"carbide::tile::exp", TileOp::Math},              {"carbide::tile::exp2", TileOp::Math},
+    {"carbide::tile::log", TileOp::Math},              {"carbide::tile::sqrt", TileOp::Math},
+    {"carbide::tile::rsqrt", TileOp::Math},            {"carbide::tile::tanh", TileOp::Math},
+    {"carbide::tile::abs", TileOp::Math},              {"carbide::tile::max", TileOp::MinMax},
+    {"carbide::tile::min", TileOp::MinMax},            {"carbide::tile::fma", TileOp::Fma},
+    {"carbide::tile::select", TileOp::Select},         {"carbide::tile::cast", TileOp::Cast},
+    {"carbide::tile::zeros", TileOp::Factory},         {"carbide::tile::full", TileOp::Factory},
+    {"carbide::tile::iota", TileOp::Factory},          {"carbide::tile::reduce_sum", TileOp::Reduce},
+    {"carbide::tile::reduce_max", TileOp::Reduce},     {"carbide::tile::reduce_min", TileOp::Reduce},
+    {"carbide::tile::bcast", TileOp::Bcast},           {"carbide::tile::reshape", TileOp::Reshape},
+    {"carbide::tile::transpose", TileOp::Transpose},   {"carbide::tile::mma", TileOp::Mma},
+    {"carbide::tile::load_like", TileOp::LoadLike},    {"carbide::tile::pad", TileOp::Pad},
+};
+}  // namespace
+
+std::optional<TileHandle> tile_handle(const clang::CXXRecordDecl* record) {
+  if (named(record, "carbide::Tensor")) return TileHandle::Tensor;
+  if (named(record, "carbide::Partition")) return TileHandle::Partition;
+  return std::nullopt;
+}
+
+bool is_handle_transfer(const clang::CXXMethodDecl* method) {
+  if (method == nullptr || !method->getIdentifier()) return false;
+  const auto handle = tile_handle(method->getParent());
+  return (handle == TileHandle::Tensor && method->getName() == "partition") ||
+         (handle == TileHandle::Partition && method->getName() == "unpartition");
+}
+
+std::optional<TileRecord> tile_record(const clang::CXXRecordDecl* record) {
+  if (auto kind = kind_of(record, kTileRecords)) return TileRecord(*kind);
+  return std::nullopt;
+}
+
+llvm::ArrayRef<TileFunction> tile_functions() { return kTileFunctions; }
+
+const TileFunction* tile_function(const clang::FunctionDecl* function) {
+  if (function == nullptr || !is_carbide(function)) return nullptr;
+  if (const clang::FunctionDecl* pattern = function->getPrimaryTemplate() ? function->getPrimaryTemplate()->getTemplatedDecl() : nullptr)
+    function = pattern;
+  const std::string name = function->getQualifiedNameAsString();
+  for (const TileFunction& entry : kTileFunctions)
+    if (name == entry.name) return &entry;
+  return nullptr;
+}
+
+std::optional<TileMethod> tile_method(const clang::CXXMethodDecl* method) {
+  if (method == nullptr || !method->getIdentifier()) return std::nullopt;
+  const auto record = tile_record(method->getParent());
+  if (!record) return std::nullopt;
+  const llvm::StringRef name = method->getName();
+  if (*record == TileRecord::Out && name == "coord") return TileMethod::Coord;
+  if (*record == TileRecord::Out && name == "store") return TileMethod::Store;
+  if (*record == TileRecord::In && name == "partition") return TileMethod::Partition;
+  if (*record == TileRecord::In && name == "extent") return TileMethod::Extent;
+  if (*record == TileRecord::InPartition && name == "load") return TileMethod::Load;
+  if (*record == TileRecord::InPartition && name == "tiles") return TileMethod::Tiles;
+  return std::nullopt;
+}
+
 llvm::ArrayRef<llvm::StringLiteral> catalogued_namespaces() { return kCataloguedNamespaces; }
 
 const DeviceFunction* device_function(const clang::FunctionDecl* function) {

@@ -85,6 +85,46 @@ std::optional<SizedClaim> sized_claim(const clang::CXXMethodDecl* method);
 // `view.get_mut_block(lid)`, the leader form: non-null for the block's local thread 0 alone.
 bool is_leader_claim(const clang::CXXMethodDecl* method);
 
+// The Tile path's vocabulary (<carbide/tile.hpp>, namespace carbide::tile).
+enum class TileRecord { Tile, Out, In, InPartition, Irange, Shape };
+std::optional<TileRecord> tile_record(const clang::CXXRecordDecl* record);
+
+enum class TileOp {
+  Arithmetic,  // + - * /
+  Compare,     // < <= > >= == !=
+  Negate,      // unary -
+  Math,        // exp, exp2, log, sqrt, rsqrt, tanh, abs
+  MinMax,      // max, min of two tiles
+  Fma,
+  Select,
+  Cast,
+  Factory,     // zeros, full, iota
+  Reduce,      // reduce_sum, reduce_max, reduce_min
+  Bcast,
+  Reshape,
+  Transpose,
+  Mma,
+  LoadLike,
+  Pad,
+};
+struct TileFunction {
+  llvm::StringLiteral name;  // qualified, "carbide::tile::reduce_sum"
+  TileOp op;
+};
+llvm::ArrayRef<TileFunction> tile_functions();
+const TileFunction* tile_function(const clang::FunctionDecl* function);
+
+// The methods of the tile records a tile kernel calls.
+enum class TileMethod { Coord, Store, Partition, Extent, Load, Tiles };
+std::optional<TileMethod> tile_method(const clang::CXXMethodDecl* method);
+
+// The host runtime's owning tile handles: `std::move(t).partition(shape)` empties a Tensor into a
+// Partition, `std::move(p).unpartition()` empties the Partition back into a Tensor.
+enum class TileHandle { Tensor, Partition };
+std::optional<TileHandle> tile_handle(const clang::CXXRecordDecl* record);
+// partition() on a Tensor, unpartition() on a Partition: the calls that empty their object.
+bool is_handle_transfer(const clang::CXXMethodDecl* method);
+
 bool is_shared_array(const clang::CXXRecordDecl* record);
 bool is_block_shared(const clang::NamedDecl* decl);  // the function block::shared, for codegen
 bool is_unsafe_block(const clang::CXXRecordDecl* record);

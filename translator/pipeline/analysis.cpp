@@ -77,7 +77,8 @@ std::optional<Analysis> analyze(const std::string& path, const PipelineOptions& 
   analysis.engine->attach(context.getSourceManager(), context.getLangOpts());
   if (!analysis.clang_errors) {
     const carbide::analysis::DeviceAnalysis device(context, analysis.program);
-    rules::run_all_rules({context, analysis.program, device, *analysis.engine});
+    analysis.tiles = std::make_unique<const tile::TilePrograms>(context, analysis.program);
+    rules::run_all_rules({context, analysis.program, device, *analysis.tiles, *analysis.engine});
     analysis.proven_subscripts = carbide::analysis::proven_shared_subscripts(device);
     const clang::SourceManager& sources = context.getSourceManager();
     for (const carbide::analysis::UnsafeBlock& block : device.unsafe_blocks()) {

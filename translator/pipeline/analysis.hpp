@@ -6,6 +6,7 @@
 #include "frontend/source_parser.hpp"
 #include "model/module_model.hpp"
 #include "nvcc/nvcc_driver.hpp"
+#include "tile/tile_programs.hpp"
 
 #include <memory>
 #include <optional>
@@ -35,6 +36,7 @@ struct Analysis {
   std::unique_ptr<clang::ASTUnit> ast;
   model::Program program;
   std::unique_ptr<diag::DiagnosticsEngine> engine;
+  std::unique_ptr<const tile::TilePrograms> tiles;  // the tile kernels' models and plans
   bool clang_errors = false;
   // Clang's errors as findings of `clang-diagnostic-error` (as clang-tidy names them), for SARIF.
   std::vector<diag::Finding> compile_errors;

@@ -113,9 +113,9 @@ Outcome translate_file(const std::string& path, const std::string& out_dir,
 
   const codegen::FilePrefixMap& paths = options.file_prefix_map;
   const std::string cuda = paths.map_line_directives(codegen::generate_device_source(
-      program, analysis->ast->getASTContext(), cu_name, analysis->proven_subscripts));
+      program, analysis->ast->getASTContext(), cu_name, analysis->proven_subscripts, *analysis->tiles));
   const nvcc::NvccResult compiled =
-      nvcc::compile(options.nvcc, cuda, cu_name, codegen::exact_blocks(program),
+      nvcc::compile(options.nvcc, cuda, cu_name, codegen::exact_blocks(program, *analysis->tiles),
                     output::read_previous_image(out.str().str(), stem));
   report_nvcc_messages(compiled, *analysis, cu_name, paths);
   if (!finish(*analysis, options, diagnostics)) return Outcome::Failed;
@@ -146,7 +146,7 @@ Outcome translate_file(const std::string& path, const std::string& out_dir,
       {base + ".carbide.hpp", api_header},
       {base + ".carbide.cpp",
        paths.map_line_directives(codegen::generate_host_stubs(
-           program, image, header_name, api_tag, analysis->ast->getASTContext()))},
+           program, image, header_name, api_tag, analysis->ast->getASTContext(), *analysis->tiles))},
   };
   if (fat) files.push_back({base + ".fatbin", compiled.fatbin});
   std::vector<std::string> targets;

@@ -5,12 +5,15 @@
 
 #if defined(__clang__) && !defined(__CUDA__)
 #define CARBIDE_KERNEL [[clang::annotate("carbide.kernel")]]
+// A kernel of the Tile path (<carbide/tile.hpp>): it says what one tile block does.
+#define CARBIDE_TILE_KERNEL [[clang::annotate("carbide.tile_kernel")]]
 #define CARBIDE_LAUNCH_BOUNDS(...) [[clang::annotate("carbide.launch_bounds", __VA_ARGS__)]]
 // The contract travels as text: `domain = 1, block = (256, 1, 1)` is not an expression, so the
 // translator parses it and resolves the `constexpr` names it mentions.
 #define CARBIDE_LAUNCH_CONTRACT(...) [[clang::annotate("carbide.launch_contract", #__VA_ARGS__)]]
 #else
 #define CARBIDE_KERNEL
+#define CARBIDE_TILE_KERNEL
 #define CARBIDE_LAUNCH_BOUNDS(...)
 #define CARBIDE_LAUNCH_CONTRACT(...)
 #endif

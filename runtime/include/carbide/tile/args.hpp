@@ -27,6 +27,17 @@ struct out_arg {
   int aligned16;
 };
 
+// The number of tiles of shape<Tile...> along `axis` of an input, the edge tile included:
+// what `a.partition(ct::shape<BM, BK>{}).tiles(1)` becomes in emitted code.
+template <int... Tile, class T, int Rank>
+#if defined(__CUDACC__)
+__host__ __device__
+#endif
+inline int tile_count(const in_arg<T, Rank>& in, int axis) {
+  constexpr int extents[] = {Tile...};
+  return int((in.extent[axis] + extents[axis] - 1) / extents[axis]);
+}
+
 static_assert(std::is_trivially_copyable_v<in_arg<float, 2>> && std::is_trivially_copyable_v<out_arg<float, 2>>);
 
 }  // namespace carbide::tile::detail

@@ -1,0 +1,420 @@
+// The Tile path's source language (DESIGN §10), namespace carbide::tile (`ct`): what a
+// CARBIDE_TILE_KERNEL says one tile block does with whole tiles.
+//
+// This header is what host compilers, clangd and the translator read. Every op is a plain
+// template with a scalar implementation (the reference semantics; §11 runs tile blocks on the CPU
+// with it), and its return type carries the result's static shape, which is what the translator's
+// tile model reads. The device code is not this header: the translator lowers each tile kernel
+// to CUDA (docs/tile-lowering.md) over the device library in carbide/tile/.
+//
+// Shapes: an elementwise op's operands, a store's tile and its `out`, an `mma`'s k extents must
+// agree. The ops accept any shapes so that the translator can report a mismatch as
+// carbide-tile-shape, naming both shapes; other compilers stop at a static_assert instead.
+#pragma once
+
+#include <carbide/annotations.hpp>
+#include <carbide/tile/shape.hpp>
+#include <carbide/tile/types.hpp>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <type_traits>
+
+namespace carbide::tile {
+
+namespace detail {
+#if defined(__clang__)
+inline constexpr bool kShapesCheckedByTranslator = true;
+#else
+inline constexpr bool kShapesCheckedByTranslator = false;
+#endif
+template <class A, class B>
+inline constexpr bool same_shape_v = std::is_same_v<A, B> || kShapesCheckedByTranslator;
+
+// 16-bit floats compute in float and round once per op.
+template <class T>
+using compute_t = std::conditional_t<is_mma16_v<T>, float, T>;
+template <class T, class V>
+T to(V value) {
+  return T(static_cast<compute_t<T>>(value));
+}
+
+// Row-major offset of a multi-index within a shape.
+template <class S, std::size_t N>
+std::int64_t offset(const std::array<std::int64_t, N>& index) {
+  std::int64_t at = 0;
+  for (std::size_t axis = 0; axis < N; ++axis) at = at * S::extent(int(axis)) + index[axis];
+  return at;
+}
+template <class S>
+std::array<std::int64_t, S::rank> unravel(std::int64_t at) {
+  std::array<std::int64_t, S::rank> index{};
+  for (int axis = S::rank - 1; axis >= 0; --axis) {
+    index[std::size_t(axis)] = at % S::extent(axis);
+    at /= S::extent(axis);
+  }
+  return index;
+}
+}  // namespace detail
+
+// A tile value: a static shape of T, held by the whole tile block.
+template <class T, class S>
+class tile {
+  static_assert(is_shape_v<S>, "the second argument of ct::tile is a ct::shape<...>");
+
+ public:
+  using element_type = T;
+  using shape_type = S;
+  static constexpr int rank = S::rank;
+  T& operator[](std::int64_t i) { return v_[std::size_t(i)]; }
+  const T& operator[](std::int64_t i) const { return v_[std::size_t(i)]; }
+
+ private:
+  std::array<T, std::size_t(S::size)> v_{};
+};
+
+// Padding for the part of a load outside the tensor: `ct::pad(-INFINITY)`.
+template <class V>
+struct padding {
+  V value;
+};
+template <class V>
+padding<V> pad(V value) {
+  return {value};
+}
+
+template <class T, class S>
+class out;
+
+// A read-only partition of an input into tiles of shape S (`a.partition(ct::shape<BM, BK>{})`).
+template <class T, int Rank, class S>
+class in_partition {
+ public:
+  in_partition(const T* data, const std::array<std::int64_t, Rank>& extent) : data_(data), extent_(extent) {}
+  // The tile at tile coordinates `index...`; elements outside the tensor read as `fill`.
+  template <class... I>
+  tile<T, S> load(I... index) const {
+    static_assert(sizeof...(I) == Rank, "one tile coordinate per axis of the input");
+    return load_at({std::int64_t(index)...}, T{});
+  }
+  // The number of tiles along `axis`, edge tiles included.
+  int tiles(int axis) const { return int((extent_[std::size_t(axis)] + S::extent(axis) - 1) / S::extent(axis)); }
+
+  tile<T, S> load_at(const std::array<std::int64_t, Rank>& tile_index, T fill) const {
+    tile<T, S> t;
+    for (std::int64_t i = 0; i < S::size; ++i) {
+      const auto within = detail::unravel<S>(i);
+      std::int64_t at = 0;
+      bool inside = true;
+      for (int axis = 0; axis < Rank; ++axis) {
+        const std::int64_t x = tile_index[std::size_t(axis)] * S::extent(axis) + within[std::size_t(axis)];
+        inside = inside && x < extent_[std::size_t(axis)];
+        at = at * extent_[std::size_t(axis)] + x;
+      }
+      t[i] = inside ? data_[at] : fill;
+    }
+    return t;
+  }
+
+ private:
+  const T* data_;
+  std::array<std::int64_t, Rank> extent_;
+};
+
+// An input tensor: read-only, run-time extents, row-major.
+template <class T, int Rank>
+class in {
+ public:
+  in(const T* data, const std::array<std::int64_t, Rank>& extent) : data_(data), extent_(extent) {}
+  std::int64_t extent(int axis) const { return extent_[std::size_t(axis)]; }
+  template <int... E>
+  in_partition<T, Rank, shape<E...>> partition(shape<E...>) const {
+    static_assert(sizeof...(E) == Rank || detail::kShapesCheckedByTranslator,
+                  "a partition's shape has the input's rank");
+    return {data_, extent_};
+  }
+
+ private:
+  const T* data_;
+  std::array<std::int64_t, Rank> extent_;
+};
+
+// This tile block's own region of an output: the only writable view in a tile kernel. Made by the
+// generated launch from a Partition; not copied, stored or returned (carbide-witness-escape).
+template <class T, class S>
+class out {
+ public:
+  static constexpr int kRank = S::rank;
+  out(T* data, const std::array<std::int64_t, kRank>& extent, const std::array<int, kRank>& coord)
+      : data_(data), extent_(extent), coord_(coord) {}
+  out(const out&) = delete;
+  out& operator=(const out&) = delete;
+  out(out&&) = default;
+
+  // This block's tile coordinates, plain uniform integers: `auto [bm, bn] = c.coord();`.
+  std::array<int, kRank> coord() const { return coord_; }
+  // Writes the elements of `t` that lie inside the tensor.
+  template <class S2>
+  void store(const tile<T, S2>& t) {
+    static_assert(detail::same_shape_v<S, S2>, "a stored tile has its out's shape");
+    for (std::int64_t i = 0; i < S::size; ++i) {
+      const auto within = detail::unravel<S>(i);
+      std::int64_t at = 0;
+      bool inside = true;
+      for (int axis = 0; axis < kRank; ++axis) {
+        const std::int64_t x = std::int64_t(coord_[std::size_t(axis)]) * S::extent(axis) + within[std::size_t(axis)];
+        inside = inside && x < extent_[std::size_t(axis)];
+        at = at * extent_[std::size_t(axis)] + x;
+      }
+      if (inside) data_[at] = t[i];
+    }
+  }
+
+ private:
+  T* data_;
+  std::array<std::int64_t, kRank> extent_;
+  std::array<int, kRank> coord_;
+};
+
+// The input `x` read at `y`'s tile coordinates with `y`'s shape.
+template <class U, int Rank, class T, class S, class V>
+tile<U, S> load_like(const in<U, Rank>& x, const out<T, S>& y, padding<V> fill) {
+  static_assert(Rank == S::rank || detail::kShapesCheckedByTranslator, "load_like needs inputs of the out's rank");
+  std::array<std::int64_t, Rank> index{};
+  const auto coord = y.coord();
+  for (int axis = 0; axis < Rank && axis < S::rank; ++axis) index[std::size_t(axis)] = coord[std::size_t(axis)];
+  return x.partition(S{}).load_at(index, detail::to<U>(fill.value));
+}
+template <class U, int Rank, class T, class S>
+tile<U, S> load_like(const in<U, Rank>& x, const out<T, S>& y) {
+  return load_like(x, y, pad(0));
+}
+
+// Tile factories.
+template <class T, class S>
+tile<T, S> full(T value) {
+  tile<T, S> t;
+  for (std::int64_t i = 0; i < S::size; ++i) t[i] = value;
+  return t;
+}
+template <class T, class S>
+tile<T, S> zeros() {
+  return full<T, S>(detail::to<T>(0));
+}
+// The row-major linear index of each element.
+template <class T, class S>
+tile<T, S> iota() {
+  tile<T, S> t;
+  for (std::int64_t i = 0; i < S::size; ++i) t[i] = detail::to<T>(i);
+  return t;
+}
+
+namespace detail {
+template <class R, class T, class S, class F>
+tile<R, S> map(const tile<T, S>& a, F f) {
+  tile<R, S> r;
+  for (std::int64_t i = 0; i < S::size; ++i) r[i] = f(a[i]);
+  return r;
+}
+template <class R, class T, class S, class S2, class F>
+tile<R, S> zip(const tile<T, S>& a, const tile<T, S2>& b, F f) {
+  static_assert(same_shape_v<S, S2>, "an elementwise op's operands have one shape");
+  tile<R, S> r;
+  for (std::int64_t i = 0; i < S::size; ++i) r[i] = f(a[i], b[std::min(i, S2::size - 1)]);
+  return r;
+}
+template <class V>
+inline constexpr bool is_scalar_v = std::is_arithmetic_v<V> || is_mma16_v<V>;
+}  // namespace detail
+
+#define CARBIDE_TILE_BINARY(OP, RESULT)                                                            \
+  template <class T, class S, class S2>                                                           \
+  tile<RESULT, S> operator OP(const tile<T, S>& a, const tile<T, S2>& b) {                        \
+    return detail::zip<RESULT>(a, b, [](T x, T y) {                                               \
+      return RESULT(detail::compute_t<T>(x) OP detail::compute_t<T>(y));                          \
+    });                                                                                           \
+  }                                                                                               \
+  template <class T, class S, class V, std::enable_if_t<detail::is_scalar_v<V>, int> = 0>        \
+  tile<RESULT, S> operator OP(const tile<T, S>& a, V b) {                                         \
+    return detail::map<RESULT>(a, [b](T x) {                                                      \
+      return RESULT(detail::compute_t<T>(x) OP detail::compute_t<T>(b));                          \
+    });                                                                                           \
+  }                                                                                               \
+  template <class T, class S, class V, std::enable_if_t<detail::is_scalar_v<V>, int> = 0>        \
+  tile<RESULT, S> operator OP(V a, const tile<T, S>& b) {                                         \
+    return detail::map<RESULT>(b, [a](T y) {                                                      \
+      return RESULT(detail::compute_t<T>(a) OP detail::compute_t<T>(y));                          \
+    });                                                                                           \
+  }
+CARBIDE_TILE_BINARY(+, T)
+CARBIDE_TILE_BINARY(-, T)
+CARBIDE_TILE_BINARY(*, T)
+CARBIDE_TILE_BINARY(/, T)
+CARBIDE_TILE_BINARY(<, bool)
+CARBIDE_TILE_BINARY(<=, bool)
+CARBIDE_TILE_BINARY(>, bool)
+CARBIDE_TILE_BINARY(>=, bool)
+CARBIDE_TILE_BINARY(==, bool)
+CARBIDE_TILE_BINARY(!=, bool)
+#undef CARBIDE_TILE_BINARY
+
+template <class T, class S>
+tile<T, S> operator-(const tile<T, S>& a) {
+  return detail::map<T>(a, [](T x) { return detail::to<T>(-detail::compute_t<T>(x)); });
+}
+
+#define CARBIDE_TILE_UNARY(NAME, EXPR)                                                  \
+  template <class T, class S>                                                           \
+  tile<T, S> NAME(const tile<T, S>& a) {                                                \
+    return detail::map<T>(a, [](T value) {                                              \
+      const auto x = detail::compute_t<T>(value);                                       \
+      return detail::to<T>(EXPR);                                                       \
+    });                                                                                 \
+  }
+CARBIDE_TILE_UNARY(exp, std::exp(x))
+CARBIDE_TILE_UNARY(exp2, std::exp2(x))
+CARBIDE_TILE_UNARY(log, std::log(x))
+CARBIDE_TILE_UNARY(sqrt, std::sqrt(x))
+CARBIDE_TILE_UNARY(rsqrt, 1 / std::sqrt(x))
+CARBIDE_TILE_UNARY(tanh, std::tanh(x))
+CARBIDE_TILE_UNARY(abs, std::abs(x))
+#undef CARBIDE_TILE_UNARY
+
+template <class T, class S, class S2>
+tile<T, S> max(const tile<T, S>& a, const tile<T, S2>& b) {
+  return detail::zip<T>(a, b, [](T x, T y) { return detail::compute_t<T>(x) < detail::compute_t<T>(y) ? y : x; });
+}
+template <class T, class S, class S2>
+tile<T, S> min(const tile<T, S>& a, const tile<T, S2>& b) {
+  return detail::zip<T>(a, b, [](T x, T y) { return detail::compute_t<T>(y) < detail::compute_t<T>(x) ? y : x; });
+}
+template <class T, class S, class S2, class S3>
+tile<T, S> fma(const tile<T, S>& a, const tile<T, S2>& b, const tile<T, S3>& c) {
+  static_assert(detail::same_shape_v<S, S3>, "fma's operands have one shape");
+  tile<T, S> r = detail::zip<T>(a, b, [](T x, T y) { return detail::to<T>(detail::compute_t<T>(x) * detail::compute_t<T>(y)); });
+  for (std::int64_t i = 0; i < S::size; ++i)
+    r[i] = detail::to<T>(std::fma(detail::compute_t<T>(a[i]), detail::compute_t<T>(b[i]), detail::compute_t<T>(c[i])));
+  return r;
+}
+template <class T, class S, class S2, class S3>
+tile<T, S> select(const tile<bool, S>& condition, const tile<T, S2>& a, const tile<T, S3>& b) {
+  static_assert(detail::same_shape_v<S, S2> && detail::same_shape_v<S, S3>, "select's operands have one shape");
+  tile<T, S> r;
+  for (std::int64_t i = 0; i < S::size; ++i) r[i] = condition[i] ? a[i] : b[i];
+  return r;
+}
+template <class U, class T, class S>
+tile<U, S> cast(const tile<T, S>& a) {
+  return detail::map<U>(a, [](T x) { return detail::to<U>(detail::compute_t<T>(x)); });
+}
+
+// Reductions remove the axis: shape<BM, BN> → shape<BM> for Axis = 1.
+namespace detail {
+template <int Axis, class T, class S, class F>
+tile<T, remove_axis_t<Axis, S>> reduce(const tile<T, S>& a, compute_t<T> init, F f) {
+  static_assert(Axis >= 0 && Axis < S::rank, "the reduced axis is one of the tile's axes");
+  using R = remove_axis_t<Axis, S>;
+  std::array<compute_t<T>, std::size_t(R::size)> acc;
+  acc.fill(init);
+  for (std::int64_t i = 0; i < S::size; ++i) {
+    auto index = unravel<S>(i);
+    std::array<std::int64_t, std::size_t(R::rank)> kept{};
+    for (int axis = 0, k = 0; axis < S::rank; ++axis)
+      if (axis != Axis) kept[std::size_t(k++)] = index[std::size_t(axis)];
+    auto& slot = acc[std::size_t(offset<R>(kept))];
+    slot = f(slot, compute_t<T>(a[i]));
+  }
+  tile<T, R> r;
+  for (std::int64_t i = 0; i < R::size; ++i) r[i] = to<T>(acc[std::size_t(i)]);
+  return r;
+}
+}  // namespace detail
+template <int Axis, class T, class S>
+tile<T, remove_axis_t<Axis, S>> reduce_sum(const tile<T, S>& a) {
+  return detail::reduce<Axis>(a, 0, [](auto x, auto y) { return x + y; });
+}
+template <int Axis, class T, class S>
+tile<T, remove_axis_t<Axis, S>> reduce_max(const tile<T, S>& a) {
+  return detail::reduce<Axis>(a, -std::numeric_limits<detail::compute_t<T>>::infinity(),
+                              [](auto x, auto y) { return x < y ? y : x; });
+}
+template <int Axis, class T, class S>
+tile<T, remove_axis_t<Axis, S>> reduce_min(const tile<T, S>& a) {
+  return detail::reduce<Axis>(a, std::numeric_limits<detail::compute_t<T>>::infinity(),
+                              [](auto x, auto y) { return y < x ? y : x; });
+}
+
+// Re-inserts axis `Axis` into `x` and broadcasts it to `like`'s shape.
+template <int Axis, class T, class R, class U, class S>
+tile<T, S> bcast(const tile<T, R>& x, const tile<U, S>&) {
+  static_assert(detail::same_shape_v<R, remove_axis_t<Axis, S>>,
+                "bcast<Axis>(x, like): x has like's shape without Axis");
+  tile<T, S> r;
+  for (std::int64_t i = 0; i < S::size; ++i) {
+    auto index = detail::unravel<S>(i);
+    std::array<std::int64_t, std::size_t(R::rank)> kept{};
+    for (int axis = 0, k = 0; axis < S::rank; ++axis)
+      if (axis != Axis && k < R::rank) kept[std::size_t(k++)] = index[std::size_t(axis)];
+    r[i] = x[std::min(detail::offset<R>(kept), R::size - 1)];
+  }
+  return r;
+}
+
+// The same elements in row-major order, another shape of the same element count.
+template <class S2, class T, class S>
+tile<T, S2> reshape(const tile<T, S>& a) {
+  static_assert(S::size == S2::size || detail::kShapesCheckedByTranslator, "reshape keeps the element count");
+  tile<T, S2> r;
+  for (std::int64_t i = 0; i < S2::size && i < S::size; ++i) r[i] = a[i];
+  return r;
+}
+template <class T, int M, int N>
+tile<T, shape<N, M>> transpose(const tile<T, shape<M, N>>& a) {
+  tile<T, shape<N, M>> r;
+  for (int i = 0; i < M; ++i)
+    for (int j = 0; j < N; ++j) r[std::int64_t(j) * M + i] = a[std::int64_t(i) * N + j];
+  return r;
+}
+
+// acc + a · b on tensor cores: a is shape<M, K>, b shape<K, N>, acc shape<M, N> of float;
+// a and b bf16 or f16.
+template <class T, int M, int K, int K2, int N, class S3>
+tile<float, shape<M, N>> mma(const tile<T, shape<M, K>>& a, const tile<T, shape<K2, N>>& b,
+                             const tile<float, S3>& acc) {
+  static_assert(is_mma16_v<T>, "ct::mma multiplies bf16 or f16 tiles (f32 needs an explicit ct::tf32)");
+  static_assert((K == K2 && std::is_same_v<S3, shape<M, N>>) || detail::kShapesCheckedByTranslator,
+                "mma(a, b, acc): a is MxK, b is KxN, acc is MxN");
+  tile<float, shape<M, N>> r;
+  for (int i = 0; i < M; ++i)
+    for (int j = 0; j < N; ++j) {
+      float sum = acc[std::int64_t(i) * N + j];
+      for (int k = 0; k < K && k < K2; ++k) sum += float(a[std::int64_t(i) * K + k]) * float(b[std::int64_t(k) * N + j]);
+      r[std::int64_t(i) * N + j] = sum;
+    }
+  return r;
+}
+
+// `for (int k : ct::irange(n))`: 0, 1, ..., n - 1, a uniform loop over tiles.
+class irange {
+ public:
+  explicit irange(int count) : count_(count) {}
+  struct iterator {
+    int value;
+    int operator*() const { return value; }
+    iterator& operator++() {
+      ++value;
+      return *this;
+    }
+    bool operator!=(const iterator& other) const { return value != other.value; }
+  };
+  iterator begin() const { return {0}; }
+  iterator end() const { return {count_ < 0 ? 0 : count_}; }
+
+ private:
+  int count_;
+};
+
+}  // namespace carbide::tile

@@ -1,0 +1,75 @@
+#include "codegen/tile_stubs.hpp"
+
+namespace carbide::codegen {
+namespace {
+
+std::string quoted(const std::string& text) {
+  std::string out = "\"";
+  for (char c : text) out += (c == '"' || c == '\\') ? std::string("\\") + c : std::string(1, c);
+  return out + "\"";
+}
+
+std::string names_of(const model::Kernel& kernel, model::ParamKind kind) {
+  std::string names;
+  for (const model::Parameter& param : kernel.params)
+    if (param.kind == kind) names += (names.empty() ? "" : ", ") + param.name;
+  return names;
+}
+
+}  // namespace
+
+std::string tile_kernel_declaration(const model::Kernel& kernel, const std::string& parameters) {
+  const std::string prefix = kernel.is_template() ? "  " + kernel.template_head + "\n" : "";
+  return "  // Launches the tile kernel " + kernel.qualified_name + kernel.template_parameters +
+         " on `stream`, one tile block per tile of " + names_of(kernel, model::ParamKind::TileOut) +
+         ".\n  // Throws carbide::LaunchContractError for an argument or launch that does not fit, "
+         "carbide::AliasingError\n  // if an output overlaps another argument, carbide::Error for an "
+         "empty (moved-from) handle.\n" +
+         prefix + "  void " + kernel.name + "(const carbide::Stream& stream" + parameters + ") const;\n\n";
+}
+
+std::string tile_contract_constant(const model::Kernel& kernel, const tile::TilePlan& plan) {
+  // mma.sync needs sm_80; the rest runs anywhere the module loads.
+  return "const carbide::LaunchContract " + kernel.symbol + "_contract{\n    " + quoted(kernel.qualified_name) +
+         ", 1, {" + std::to_string(plan.threads) + ", 1, 1}, " + std::to_string(plan.dynamic_shared_bytes) + ", " +
+         (plan.gemm ? "80" : "0") + ", " + std::to_string(plan.threads) + "};\n";
+}
+
+std::string tile_kernel_definition(const model::Kernel& kernel, std::size_t index, const tile::TilePlan& plan,
+                                   const std::string& parameters) {
+  const std::string i = std::to_string(index);
+  std::string text = std::string(kernel.is_instance() ? "template <>\n" : "") + "void Module::" + kernel.name +
+                     kernel.template_arguments + "(const carbide::Stream& stream" + parameters + ") const {\n" +
+                     "  const char* kernel = " + quoted(kernel.qualified_name) + ";\n";
+  std::string outputs, devices = "{\"stream\", stream.context().ordinal()}", buffers, args;
+  for (const model::Parameter& param : kernel.params) {
+    const std::string name = param.name;
+    if (param.kind == model::ParamKind::TileOut)
+      text += "  auto " + name + "_arg = carbide::detail::tile_output(kernel, " + quoted(name) + ", " + name + ");\n";
+    else if (param.kind == model::ParamKind::TileIn)
+      text += "  auto " + name + "_arg = carbide::detail::tile_input<" + param.tile_rank + ">(kernel, " +
+              quoted(name) + ", " + name + ");\n";
+    if (param.kind == model::ParamKind::TileOut || param.kind == model::ParamKind::TileIn) {
+      const bool out = param.kind == model::ParamKind::TileOut;
+      if (out) outputs += std::string(outputs.empty() ? "" : ", ") + "carbide::detail::output_tiles(" + quoted(name) + ", " + name + "_arg)";
+      devices += ",\n       {" + quoted(name) + ", " + name + ".context().ordinal()}";
+      buffers += std::string(buffers.empty() ? "" : ",\n") + "       {" + quoted(name) + ", " + name +
+                 ".device_ptr(), " + name + ".bytes(), " + (out ? "true" : "false") + "}";
+      args += std::string(args.empty() ? "" : ", ") + "&" + name + "_arg";
+    } else {
+      args += std::string(args.empty() ? "" : ", ") + "const_cast<void*>(static_cast<const void*>(&" + name + "))";
+    }
+  }
+  text += "  const std::uint64_t blocks = carbide::detail::tile_grid(kernel, {" + outputs + "});\n";
+  text += "  carbide::detail::check_same_device(kernel, loaded_.context().ordinal(),\n      {" + devices + "});\n";
+  text += "  carbide::detail::check_no_aliasing(kernel,\n      {\n" + buffers + "});\n";
+  text += "  const carbide::LaunchConfig1D config(blocks, " + std::to_string(plan.threads) + ", " +
+          std::to_string(plan.dynamic_shared_bytes) + ");\n";
+  text += "  carbide::validate_launch(" + kernel.symbol + "_contract, config, loaded_.context().limits(),\n"
+          "                           loaded_.footprint(" + i + "));\n";
+  text += "  loaded_.reserve_dynamic_shared(" + i + ", config.dynamic_shared_bytes);\n";
+  text += "  void* args[] = {" + args + "};\n  loaded_.launch(" + i + ", stream, config, args);\n}\n\n";
+  return text;
+}
+
+}  // namespace carbide::codegen

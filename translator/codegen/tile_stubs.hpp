@@ -1,0 +1,21 @@
+// The launch API of tile kernels: `module.k<…>(stream, Partition&…, const Tensor&…, scalars…)`.
+// The grid comes from the partitions, the block and shared memory from the planner; the stub
+// checks every argument and the launch before the driver sees it (docs/tile-lowering.md).
+#pragma once
+
+#include "model/module_model.hpp"
+#include "tile/planner.hpp"
+
+#include <string>
+
+namespace carbide::codegen {
+
+// The API header's declaration of a tile kernel (a template's member template).
+std::string tile_kernel_declaration(const model::Kernel& kernel, const std::string& parameters);
+
+// The contract constant and the launch stub of a tile kernel instance, the module's entry `index`.
+std::string tile_contract_constant(const model::Kernel& kernel, const tile::TilePlan& plan);
+std::string tile_kernel_definition(const model::Kernel& kernel, std::size_t index, const tile::TilePlan& plan,
+                                   const std::string& parameters);
+
+}  // namespace carbide::codegen

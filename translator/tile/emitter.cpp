@@ -1,0 +1,191 @@
+#include "tile/emitter.hpp"
+
+#include "model/parameters.hpp"
+
+#include <clang/AST/DeclTemplate.h>
+#include <llvm/ADT/StringExtras.h>
+
+namespace carbide::tile {
+namespace {
+
+std::string shape_type(const TileType& type) {
+  std::string text = "ct::shape<";
+  for (std::size_t i = 0; i < type.extents.size(); ++i) text += (i ? ", " : "") + std::to_string(type.extents[i]);
+  return text + ">";
+}
+
+class Emitter {
+ public:
+  Emitter(const TileKernel& kernel, const TilePlan& plan, const clang::SourceManager& sources, std::string path)
+      : kernel_(kernel), plan_(plan), sources_(sources), path_(std::move(path)) {}
+
+  std::string entry() {
+    const model::Kernel& kernel = *kernel_.kernel;
+    std::string text = "// " + kernel.qualified_name + ": tile kernel; the planner chose " +
+                       std::to_string(plan_.threads) + " threads, " +
+                       (plan_.gemm ? gemm_summary() : "tiles in chunks of " + std::to_string(plan_.vector) + " elements") +
+                       "\nextern \"C\" __global__ void __launch_bounds__(" + std::to_string(plan_.threads) + ") " +
+                       kernel.entry_name + "(" + parameters() + ") {\n"
+                       "  namespace ct = ::carbide::tile;\n  namespace ctd = ::carbide::tile::detail;\n";
+    text += template_constants();
+    if (!plan_.gemm)
+      text += "  using L0 = ctd::blocked<" + std::to_string(plan_.threads) + ", " + std::to_string(plan_.vector) + ">;\n";
+    for (const auto& [name, type] : kernel_.outs) text += "  const auto " + name + "_coord = ctd::block_coord(" + name + ");\n";
+    for (std::size_t i = 0; i < kernel_.body.size(); ++i) text += statement(kernel_.body[i], i, "  ");
+    return text + "}\n";
+  }
+
+ private:
+  std::string gemm_summary() const {
+    const GemmPlan& gemm = *plan_.gemm;
+    return "mma.sync m16n8k16 over " + std::to_string(gemm.warps_m) + "×" + std::to_string(gemm.warps_n) +
+           " warps, " + std::to_string(gemm.stages) + " cp.async stages, " +
+           std::to_string(plan_.dynamic_shared_bytes) + " bytes of shared memory";
+  }
+
+  std::string parameters() const {
+    std::string text;
+    for (const model::Parameter& param : kernel_.kernel->params) {
+      std::string type = param.device_type;
+      if (param.kind == model::ParamKind::TileOut)
+        type = "::carbide::tile::detail::out_arg<" + param.element_type + ", " +
+               std::to_string(kernel_.outs.at(param.name).extents.size()) + ">";
+      else if (param.kind == model::ParamKind::TileIn)
+        type = "::carbide::tile::detail::in_arg<" + param.element_type + ", " +
+               std::to_string(kernel_.ins.at(param.name).rank) + ">";
+      text += std::string(text.empty() ? "" : ", ") + type + " " + param.name;
+    }
+    return text;
+  }
+
+  // An instance's template parameters, under their own names, for the user's scalar text.
+  std::string template_constants() const {
+    const clang::FunctionDecl* decl = kernel_.kernel->decl;
+    const clang::FunctionTemplateDecl* pattern = decl->getPrimaryTemplate();
+    const clang::TemplateArgumentList* arguments = decl->getTemplateSpecializationArgs();
+    if (pattern == nullptr || arguments == nullptr) return "";
+    std::string text;
+    const clang::TemplateParameterList* parameters = pattern->getTemplateParameters();
+    const clang::ASTContext& context = decl->getASTContext();
+    for (unsigned i = 0; i < parameters->size() && i < arguments->size(); ++i) {
+      const clang::NamedDecl* parameter = parameters->getParam(i);
+      if (!parameter->getIdentifier()) continue;
+      const clang::TemplateArgument& argument = arguments->get(i);
+      if (argument.getKind() == clang::TemplateArgument::Type)
+        text += "  using " + parameter->getNameAsString() + " = " + model::spell_type(argument.getAsType(), context) + ";\n";
+      else if (argument.getKind() == clang::TemplateArgument::Integral)
+        text += "  [[maybe_unused]] constexpr " + model::spell_type(argument.getIntegralType(), context) + " " +
+                parameter->getNameAsString() + " = " + llvm::toString(argument.getAsIntegral(), 10) + ";\n";
+    }
+    return text;
+  }
+
+  std::string line(clang::SourceLocation at) const {
+    return "#line " + std::to_string(sources_.getExpansionLineNumber(at)) + " \"" + path_ + "\"\n";
+  }
+
+  std::string statement(const Statement& s, std::size_t index, const std::string& indent) {
+    const bool top = indent.size() == 2;
+    if (plan_.gemm && top && index == plan_.gemm->loop) return "";
+    std::string text = line(s.at);
+    switch (s.kind) {
+      case StatementKind::Coord:
+        text += indent + "const int ";
+        for (std::size_t i = 0; i < s.names.size(); ++i)
+          text += (i ? ", " : "") + s.names[i] + " = " + s.name + "_coord[" + std::to_string(i) + "]";
+        return text + ";\n";
+      case StatementKind::Scalar:
+        return text + indent + s.text + "\n";
+      case StatementKind::Let:
+        if (plan_.gemm && top && index == plan_.gemm->accumulator) return text + gemm_mainloop(s, indent);
+        return text + indent + "auto " + s.name + " = " + expression(s.value) + ";\n";
+      case StatementKind::Assign:
+        return text + indent + s.name + " = " + expression(s.value) + ";\n";
+      case StatementKind::Store:
+        return text + indent + "ctd::store(" + s.name + ", " + s.name + "_coord, " + expression(s.value) + ");\n";
+      case StatementKind::Loop: {
+        text += indent + "for (int " + s.name + " = 0; " + s.name + " < (" + s.text + "); ++" + s.name + ") {\n";
+        for (std::size_t i = 0; i < s.body.size(); ++i) text += statement(s.body[i], i, indent + "  ");
+        return text + indent + "}\n";
+      }
+    }
+    return text;
+  }
+
+  std::string gemm_mainloop(const Statement& s, const std::string& indent) const {
+    const GemmPlan& gemm = *plan_.gemm;
+    return indent + "using P0 = ctd::sm80::gemm_plan<" + gemm.element + ", " + std::to_string(gemm.block_m) + ", " +
+           std::to_string(gemm.block_n) + ", " + std::to_string(gemm.block_k) + ", " + std::to_string(gemm.warps_m) +
+           ", " + std::to_string(gemm.warps_n) + ", " + std::to_string(gemm.stages) + ">;\n" + indent +
+           "static_assert(P0::kThreads == " + std::to_string(plan_.threads) + " && P0::kSmemBytes == " +
+           std::to_string(plan_.dynamic_shared_bytes) + ", \"the launch gives what the plan needs\");\n" + indent +
+           "// The k-loop of mma below, pipelined: cp.async stages, ldmatrix, mma.sync, zero-filled edges.\n" +
+           indent + "auto " + s.name + " = ctd::sm80::gemm_mainloop<P0>(" + gemm.a + ", " + gemm.b + ", " + gemm.row +
+           ", " + gemm.column + ");\n";
+  }
+
+  std::string operands(const Node& node) {
+    std::string text;
+    for (std::size_t i = 0; i < node.operands.size(); ++i) text += (i ? ", " : "") + expression(node.operands[i]);
+    return text;
+  }
+
+  std::string expression(int index) {
+    const Node& node = kernel_.node(index);
+    switch (node.kind) {
+      case NodeKind::Value:
+        return node.name;
+      case NodeKind::Scalar:
+        return "(" + node.name + ")";
+      case NodeKind::Load: {
+        const std::string element = kernel_.ins.at(node.input).element;
+        std::string where = node.index.empty() ? node.like + "_coord" : "{" + llvm::join(node.index, ", ") + "}";
+        const std::string pad = node.pad.empty() ? "0" : node.pad;
+        return "ctd::load<" + shape_type(*node.type) + ", L0>(" + node.input + ", " + where + ", static_cast<" +
+               element + ">(" + pad + "))";
+      }
+      case NodeKind::Factory: {
+        const std::string head = "ctd::" + node.name + "<" + node.type->element + ", " + shape_type(*node.type) + ", L0>(";
+        if (node.name == "full") return head + "static_cast<" + node.type->element + ">(" + operands(node) + "))";
+        return head + ")";
+      }
+      case NodeKind::Arithmetic:
+      case NodeKind::Compare:
+        return "(" + expression(node.operands[0]) + " " + node.name + " " + expression(node.operands[1]) + ")";
+      case NodeKind::Negate:
+        return "(-" + expression(node.operands[0]) + ")";
+      case NodeKind::Math:
+      case NodeKind::MinMax:
+      case NodeKind::Fma:
+      case NodeKind::Select:
+        return "ctd::" + node.name + "(" + operands(node) + ")";
+      case NodeKind::Cast:
+        return "ctd::cast<" + node.type->element + ">(" + operands(node) + ")";
+      case NodeKind::Reduce:
+        return "ctd::" + node.name + "<" + std::to_string(node.axis) + ", " + std::to_string(node.site) + ">(" +
+               operands(node) + ")";
+      case NodeKind::Bcast:
+        return "ctd::bcast<" + std::to_string(node.axis) + ">(" + operands(node) + ")";
+      case NodeKind::Reshape:
+        return "ctd::reshape<" + shape_type(*node.type) + ">(" + operands(node) + ")";
+      case NodeKind::Transpose:
+      case NodeKind::Mma:
+        break;  // the planner reported these outside the GEMM loop
+    }
+    return "/* not lowered */";
+  }
+
+  const TileKernel& kernel_;
+  const TilePlan& plan_;
+  const clang::SourceManager& sources_;
+  std::string path_;
+};
+
+}  // namespace
+
+std::string emit_tile_entry(const TileKernel& kernel, const TilePlan& plan, const clang::SourceManager& sources,
+                            const std::string& source_path) {
+  return Emitter(kernel, plan, sources, source_path).entry();
+}
+
+}  // namespace carbide::tile

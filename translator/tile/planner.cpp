@@ -1,0 +1,140 @@
+#include "tile/planner.hpp"
+
+#include <llvm/ADT/StringRef.h>
+
+#include <algorithm>
+
+namespace carbide::tile {
+namespace {
+
+constexpr int kMaxThreads = 256;
+constexpr int kVectorBytes = 16;  // one ld.global.v4 / st.global.v4
+
+void problem(TilePlan& plan, const Node& node, std::string message) {
+  plan.problems.push_back({Problem::Kind::Unsupported, node.expr ? node.expr->getExprLoc() : clang::SourceLocation{},
+                           node.expr ? node.expr->getSourceRange() : clang::SourceRange{}, std::move(message)});
+}
+
+// The GEMM k-loop: `auto acc = ct::zeros<float, shape<BM, BN>>();` then
+// `for (int k : ct::irange(pa.tiles(1))) acc = ct::mma(pa.load(i, k), pb.load(k, j), acc);`.
+std::optional<GemmPlan> match_gemm(const TileKernel& kernel) {
+  for (std::size_t loop = 1; loop < kernel.body.size(); ++loop) {
+    const Statement& statement = kernel.body[loop];
+    if (statement.kind != StatementKind::Loop || statement.body.size() != 1) continue;
+    const Statement& update = statement.body.front();
+    if (update.kind != StatementKind::Assign) continue;
+    const Node& mma = kernel.node(update.value);
+    if (mma.kind != NodeKind::Mma || mma.operands.size() != 3) continue;
+    const Node& a = kernel.node(mma.operands[0]);
+    const Node& b = kernel.node(mma.operands[1]);
+    const Node& acc = kernel.node(mma.operands[2]);
+    if (a.kind != NodeKind::Load || b.kind != NodeKind::Load || acc.kind != NodeKind::Value || acc.name != update.name ||
+        a.index.size() != 2 || b.index.size() != 2 || a.index[1] != statement.name || b.index[0] != statement.name)
+      continue;
+    std::size_t declared = loop;
+    for (std::size_t i = 0; i < loop; ++i)
+      if (kernel.body[i].kind == StatementKind::Let && kernel.body[i].name == update.name) declared = i;
+    if (declared == loop) continue;
+    const Node& init = kernel.node(kernel.body[declared].value);
+    if (init.kind != NodeKind::Factory || init.name != "zeros") continue;
+    // The trip count must be all of K, as the main loop runs it.
+    const std::string all_k = "ctd::tile_count<" + std::to_string(a.type->extents[0]) + ", " +
+                              std::to_string(a.type->extents[1]) + ">(" + a.input + ", 1)";
+    if (statement.text != all_k) continue;
+    GemmPlan gemm;
+    gemm.element = a.type->element;
+    gemm.block_m = int(a.type->extents[0]);
+    gemm.block_k = int(a.type->extents[1]);
+    gemm.block_n = int(b.type->extents[1]);
+    gemm.a = a.input;
+    gemm.b = b.input;
+    gemm.row = a.index[0];
+    gemm.column = b.index[1];
+    gemm.accumulator = declared;
+    gemm.loop = loop;
+    return gemm;
+  }
+  return std::nullopt;
+}
+
+// Warp tiles of 64×64 (4 × 8 mma tiles a warp), as the measured anchor; 3 stages of cp.async.
+void plan_gemm(TilePlan& plan, GemmPlan gemm, const TileKernel& kernel) {
+  const bool sixteen_bit = llvm::StringRef(gemm.element).ends_with("carbide::tile::bf16") ||
+                           llvm::StringRef(gemm.element).ends_with("carbide::tile::f16");
+  const Node& mma = kernel.node(kernel.body[gemm.loop].body.front().value);
+  if (!sixteen_bit)
+    return problem(plan, mma, "mma on tensor cores takes ct::bf16 or ct::f16 tiles (f32 inputs would need tf32)");
+  if (gemm.block_m % 64 || gemm.block_n % 64 || gemm.block_k % 32)
+    return problem(plan, mma, "the mma.sync lowering needs a block tile of multiples of 64 (M, N) and 32 (K); "
+                              "this one is " + std::to_string(gemm.block_m) + "×" + std::to_string(gemm.block_n) +
+                              "×" + std::to_string(gemm.block_k));
+  gemm.warps_m = gemm.block_m / 64;
+  gemm.warps_n = gemm.block_n / 64;
+  gemm.stages = 3;
+  plan.threads = 32 * gemm.warps_m * gemm.warps_n;
+  if (plan.threads > kMaxThreads * 2)
+    return problem(plan, mma, "a block tile of " + std::to_string(gemm.block_m) + "×" + std::to_string(gemm.block_n) +
+                              " needs more than 16 warps; use at most 128×256");
+  const std::uint64_t pipeline = std::uint64_t(gemm.stages) * (gemm.block_m + gemm.block_n) * gemm.block_k * 2;
+  const std::uint64_t epilogue = std::uint64_t(gemm.block_m) * (gemm.block_n + 8) * 2;
+  plan.dynamic_shared_bytes = std::max(pipeline, epilogue);
+  plan.gemm = gemm;
+}
+
+// The blocked layout: 16-byte chunks of the narrowest element, fewer where a last extent needs.
+void plan_blocked(TilePlan& plan, const TileKernel& kernel) {
+  int narrowest = 8;
+  std::int64_t largest = 1;
+  for (const Node& node : kernel.nodes) {
+    if (!node.type) continue;
+    if (node.kind == NodeKind::Load || node.kind == NodeKind::Factory)
+      narrowest = std::min(narrowest, std::max(1, node.type->element_bytes));
+    largest = std::max(largest, node.type->size());
+  }
+  for (const auto& [name, type] : kernel.outs) narrowest = std::min(narrowest, std::max(1, type.element_bytes));
+  int vector = kVectorBytes / narrowest;
+  for (const Node& node : kernel.nodes)
+    if (node.type && (node.kind == NodeKind::Load || node.kind == NodeKind::Factory))
+      while (vector > 1 && node.type->last() % vector) vector /= 2;
+  for (const auto& [name, type] : kernel.outs)
+    while (vector > 1 && type.last() % vector) vector /= 2;
+  plan.vector = vector;
+  const std::int64_t chunks = (largest + vector - 1) / vector;
+  int threads = 32;
+  while (threads * 2 <= kMaxThreads && threads * 2 <= chunks) threads *= 2;
+  plan.threads = threads;
+  for (const Node& node : kernel.nodes) {
+    if (node.kind == NodeKind::Mma) problem(plan, node, "ct::mma is lowered in the k-loop form 'for (int k : ct::irange(pa.tiles(1))) acc = ct::mma(pa.load(i, k), pb.load(k, j), acc);' after 'auto acc = ct::zeros<float, ...>();'");
+    if (node.kind == NodeKind::Transpose) problem(plan, node, "ct::transpose is not lowered yet; load the input in the order you need");
+    if (node.kind == NodeKind::Reduce && node.operands.size() == 1) {
+      const auto& operand = kernel.node(node.operands[0]).type;
+      if (operand && node.axis != int(operand->extents.size()) - 1)
+        problem(plan, node, "reductions are lowered along the last axis only; this one is along axis " +
+                                std::to_string(node.axis) + " of " + operand->shape_text());
+    }
+  }
+}
+
+}  // namespace
+
+TilePlan plan_tile_kernel(const TileKernel& kernel) {
+  TilePlan plan;
+  if (auto gemm = match_gemm(kernel)) {
+    plan_gemm(plan, *gemm, kernel);
+    if (plan.gemm) {
+      const Node& mma = kernel.node(kernel.body[plan.gemm->loop].body.front().value);
+      for (std::size_t i = 0; i < kernel.nodes.size(); ++i) {
+        const Node& node = kernel.nodes[i];
+        const bool operand = int(i) == mma.operands[0] || int(i) == mma.operands[1];
+        if ((node.kind == NodeKind::Load && !operand) || node.kind == NodeKind::Reduce)
+          problem(plan, node, "a GEMM kernel's epilogue works on the accumulator alone for now (casts, "
+                              "scalar arithmetic); loading or reducing other tiles beside it is not lowered yet");
+      }
+    }
+    return plan;
+  }
+  plan_blocked(plan, kernel);
+  return plan;
+}
+
+}  // namespace carbide::tile
