@@ -97,7 +97,7 @@ class in_partition {
   // The tile at tile coordinates `index...`; elements outside the tensor read as `fill`.
   template <class... I>
   tile<T, S> load(I... index) const {
-    static_assert(sizeof...(I) == Rank, "one tile coordinate per axis of the input");
+    static_assert(sizeof...(I) == Rank || detail::kShapesCheckedByTranslator, "one tile coordinate per axis of the input");
     return load_at({std::int64_t(index)...}, T{});
   }
   // The number of tiles along `axis`, edge tiles included.

@@ -1,0 +1,172 @@
+// The tile model's facts (values, shapes, problems) and the planner's choices, on small tile
+// kernels parsed with <carbide/tile.hpp>.
+#include "model/model_builder.hpp"
+#include "model/vocabulary.hpp"
+#include "tile/tile_programs.hpp"
+
+#include "analysis_test_support.hpp"
+
+#include <gtest/gtest.h>
+
+#include <set>
+
+namespace {
+
+using namespace carbide;
+using carbide::testing::parse;
+
+struct Planned {
+  std::unique_ptr<clang::ASTUnit> ast;
+  model::Program program;
+  std::unique_ptr<tile::TilePrograms> tiles;
+  const tile::PlannedKernel& only() const { return tiles->kernels().front(); }
+};
+
+Planned plan(const std::string& code) {
+  Planned planned;
+  planned.ast = parse("#include <carbide/tile.hpp>\nnamespace ct = carbide::tile;\nnamespace k {\n" + code + "\n}\n");
+  EXPECT_TRUE(planned.ast);
+  planned.program = model::build_program(planned.ast->getASTContext());
+  planned.tiles = std::make_unique<tile::TilePrograms>(planned.ast->getASTContext(), planned.program);
+  EXPECT_EQ(planned.tiles->kernels().size(), 1u);
+  return planned;
+}
+
+const char* const kSoftmax = R"(
+template <int B>
+CARBIDE_TILE_KERNEL
+void softmax(ct::out<float, ct::shape<1, B>> y, ct::in<float, 2> x) {
+  auto t = ct::load_like(x, y, ct::pad(-INFINITY));
+  auto e = ct::exp(t - ct::bcast<1>(ct::reduce_max<1>(t), t));
+  y.store(e / ct::bcast<1>(ct::reduce_sum<1>(e), e));
+}
+template void softmax<1024>(ct::out<float, ct::shape<1, 1024>>, ct::in<float, 2>);
+)";
+
+TEST(TileModel, ReadsEachStatementAndItsShapesFromTheInstance) {
+  const Planned planned = plan(kSoftmax);
+  const tile::TileKernel& kernel = planned.only().model;
+  EXPECT_TRUE(kernel.problems.empty());
+  ASSERT_EQ(kernel.body.size(), 3u);
+  EXPECT_EQ(kernel.body[0].kind, tile::StatementKind::Let);
+  EXPECT_EQ(kernel.body[2].kind, tile::StatementKind::Store);
+  const tile::Node& load = kernel.node(kernel.body[0].value);
+  EXPECT_EQ(load.kind, tile::NodeKind::Load);
+  EXPECT_EQ(load.like, "y");
+  EXPECT_EQ(load.pad, "-INFINITY");
+  EXPECT_EQ(load.type->shape_text(), "shape<1, 1024>");
+  EXPECT_EQ(kernel.reduction_sites, 2);
+  EXPECT_EQ(kernel.outs.at("y").shape_text(), "shape<1, 1024>");
+  EXPECT_EQ(kernel.ins.at("x").rank, 2);
+}
+
+TEST(TileModel, ReductionRemovesItsAxisAndNumbersItsSite) {
+  const Planned planned = plan(kSoftmax);
+  const tile::TileKernel& kernel = planned.only().model;
+  std::vector<const tile::Node*> reductions;
+  for (const tile::Node& node : kernel.nodes)
+    if (node.kind == tile::NodeKind::Reduce) reductions.push_back(&node);
+  ASSERT_EQ(reductions.size(), 2u);
+  EXPECT_EQ(reductions[0]->name, "reduce_max");
+  EXPECT_EQ(reductions[0]->axis, 1);
+  EXPECT_EQ(reductions[0]->type->shape_text(), "shape<1>");
+  EXPECT_EQ(reductions[1]->site, 1);
+}
+
+TEST(TilePlanner, ElementwiseAndRowKernelsGetBlockedLayoutsOfSixteenByteChunks) {
+  const Planned planned = plan(kSoftmax);
+  EXPECT_EQ(planned.only().plan.vector, 4);     // four floats
+  EXPECT_EQ(planned.only().plan.threads, 256);  // 1024 / 4 chunks
+  EXPECT_FALSE(planned.only().plan.gemm);
+  EXPECT_TRUE(planned.only().plan.problems.empty());
+}
+
+TEST(TilePlanner, NarrowestElementSetsTheVectorAndTheLastExtentBoundsIt) {
+  const Planned planned = plan(R"(
+CARBIDE_TILE_KERNEL
+void widen(ct::out<float, ct::shape<4, 12>> y, ct::in<ct::bf16, 2> x) {
+  y.store(ct::cast<float>(ct::load_like(x, y)));
+})");
+  EXPECT_EQ(planned.only().plan.vector, 4);  // bf16 would take 8, but 12 columns take 4
+  EXPECT_EQ(planned.only().plan.threads, 32);
+}
+
+TEST(TilePlanner, RecognisesTheMmaLoopAsOneGemmPlan) {
+  const Planned planned = plan(R"(
+template <int BM, int BN, int BK>
+CARBIDE_TILE_KERNEL
+void gemm(ct::out<ct::bf16, ct::shape<BM, BN>> c, ct::in<ct::bf16, 2> a, ct::in<ct::bf16, 2> b) {
+  auto [bm, bn] = c.coord();
+  auto pa = a.partition(ct::shape<BM, BK>{});
+  auto pb = b.partition(ct::shape<BK, BN>{});
+  auto acc = ct::zeros<float, ct::shape<BM, BN>>();
+  for (int k : ct::irange(pa.tiles(1)))
+    acc = ct::mma(pa.load(bm, k), pb.load(k, bn), acc);
+  c.store(ct::cast<ct::bf16>(acc));
+}
+template void gemm<128, 256, 64>(ct::out<ct::bf16, ct::shape<128, 256>>, ct::in<ct::bf16, 2>, ct::in<ct::bf16, 2>);
+)");
+  const tile::TilePlan& plan = planned.only().plan;
+  ASSERT_TRUE(plan.gemm) << (plan.problems.empty() ? "" : plan.problems.front().message);
+  EXPECT_EQ(plan.gemm->block_m, 128);
+  EXPECT_EQ(plan.gemm->block_n, 256);
+  EXPECT_EQ(plan.gemm->block_k, 64);
+  EXPECT_EQ(plan.gemm->a, "a");
+  EXPECT_EQ(plan.gemm->row, "bm");
+  EXPECT_EQ(plan.gemm->column, "bn");
+  EXPECT_EQ(plan.threads, 32 * plan.gemm->warps_m * plan.gemm->warps_n);
+  EXPECT_GT(plan.dynamic_shared_bytes, 0u);
+}
+
+TEST(TileModel, MismatchedOperandsAreAShapeProblemNamingBothShapes) {
+  const Planned planned = plan(R"(
+CARBIDE_TILE_KERNEL
+void add(ct::out<float, ct::shape<4, 64>> y, ct::in<float, 2> a, ct::in<float, 2> b) {
+  auto pb = b.partition(ct::shape<4, 32>{});
+  auto [i, j] = y.coord();
+  y.store(ct::load_like(a, y) + pb.load(i, j));
+})");
+  const auto& problems = planned.only().model.problems;
+  ASSERT_EQ(problems.size(), 1u);
+  EXPECT_EQ(problems[0].kind, tile::Problem::Kind::Shape);
+  EXPECT_NE(problems[0].message.find("shape<4, 64> and shape<4, 32>"), std::string::npos);
+}
+
+TEST(TileModel, ABranchIsUnsupportedNotGuessed) {
+  const Planned planned = plan(R"(
+CARBIDE_TILE_KERNEL
+void branch(ct::out<float, ct::shape<64>> y, ct::in<float, 1> x, int flag) {
+  if (flag) y.store(ct::load_like(x, y));
+})");
+  const auto& problems = planned.only().model.problems;
+  ASSERT_EQ(problems.size(), 1u);
+  EXPECT_EQ(problems[0].kind, tile::Problem::Kind::Unsupported);
+  EXPECT_NE(problems[0].message.find("ct::select"), std::string::npos);
+}
+
+// Every op <carbide/tile.hpp> declares in carbide::tile is in the catalogue, so the model can
+// never meet an op it does not know.
+TEST(TileVocabulary, EveryOpOfTheHeaderIsCatalogued) {
+  auto ast = parse("#include <carbide/tile.hpp>\n");
+  ASSERT_TRUE(ast);
+  struct Finder : clang::RecursiveASTVisitor<Finder> {
+    const clang::SourceManager* sources;
+    std::set<std::string> found;
+    bool VisitFunctionDecl(clang::FunctionDecl* function) {
+      const auto* space = llvm::dyn_cast<clang::NamespaceDecl>(function->getDeclContext());
+      const bool in_tile_header =
+          sources->getFilename(sources->getExpansionLoc(function->getLocation())).ends_with("carbide/tile.hpp");
+      if (space && in_tile_header && space->getQualifiedNameAsString() == "carbide::tile")
+        found.insert(function->getQualifiedNameAsString());
+      return true;
+    }
+  } finder;
+  finder.sources = &ast->getSourceManager();
+  finder.TraverseDecl(ast->getASTContext().getTranslationUnitDecl());
+  std::set<std::string> catalogued;
+  for (const auto& entry : model::vocabulary::tile_functions()) catalogued.insert(entry.name.str());
+  for (const std::string& name : finder.found) EXPECT_TRUE(catalogued.count(name)) << name << " is not catalogued";
+  for (const std::string& name : catalogued) EXPECT_TRUE(finder.found.count(name)) << name << " is not in the header";
+}
+
+}  // namespace
