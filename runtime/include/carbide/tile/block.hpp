@@ -158,37 +158,78 @@ CARBIDE_TILE_DEVICE tile_coord<Rank> block_coord(const out_arg<T, Rank>& out) {
   return coord;
 }
 
-// Where one tile lies in a tensor argument (an in_arg or out_arg): its rows' element offsets and
-// whether they are inside, its first column, and whether the whole tile is inside and aligned.
+// Where chunk c = s · Threads + t (slot s of thread t) lies in the tile: its row, and the column
+// of its first element. Written per case so that the slot's share is a compile-time constant and
+// the thread's share is computed once (unsigned: power-of-two divisions become shifts and masks).
+template <class L>
+CARBIDE_TILE_DEVICE int chunk_row(int s, unsigned t) {
+  if constexpr (L::kThreads % L::kChunksPerRow == 0)  // each slot holds whole rows
+    return s * (L::kThreads / L::kChunksPerRow) + int(t / L::kChunksPerRow);
+  else if constexpr (L::kChunksPerRow % L::kThreads == 0)  // each row spans whole slots
+    return s / (L::kChunksPerRow / L::kThreads);
+  else
+    return int((unsigned(s) * L::kThreads + t) / L::kChunksPerRow);
+}
+template <class L>
+CARBIDE_TILE_DEVICE int chunk_column(int s, unsigned t) {
+  if constexpr (L::kThreads % L::kChunksPerRow == 0)
+    return int(t % L::kChunksPerRow) * L::kVec;
+  else if constexpr (L::kChunksPerRow % L::kThreads == 0)
+    return (s % (L::kChunksPerRow / L::kThreads) * L::kThreads + int(t)) * L::kVec;
+  else
+    return int((unsigned(s) * L::kThreads + t) % L::kChunksPerRow) * L::kVec;
+}
+template <class L>
+CARBIDE_TILE_DEVICE bool chunk_exists(int s, unsigned t) {
+  return !L::kRagged || unsigned(s) * L::kThreads + t < unsigned(L::kChunks);
+}
+
+// Where one tile lies in a tensor argument (an in_arg or out_arg): the offset of its first
+// element, each row's offset from there and whether the row is inside, the columns inside, and
+// whether the whole tile is inside and aligned. The last axis's stride is 1 (args.hpp), so a
+// row's elements are contiguous.
 template <class Shape, class Arg, int Rank>
 struct tile_window {
   static_assert(Shape::rank == Rank, "a tile's rank is the tensor's");
-  static constexpr int kLastAxis = Rank - 1, kLastExtent = Shape::last();
+  static constexpr int kLastAxis = Rank - 1;
   const Arg& arg;
   const tile_coord<Rank>& tile;
 
-  CARBIDE_TILE_DEVICE std::int64_t first_column() const { return std::int64_t(tile[kLastAxis]) * kLastExtent; }
+  CARBIDE_TILE_DEVICE std::int64_t start(int axis) const { return std::int64_t(tile[axis]) * extents<Shape>::at(axis); }
+  CARBIDE_TILE_DEVICE std::int64_t origin() const {
+    std::int64_t offset = 0;
+    CARBIDE_TILE_UNROLL
+    for (int axis = 0; axis < Rank; ++axis) offset += start(axis) * arg.stride[axis];
+    return offset;
+  }
   // Every element inside the tensor, and 16-byte accesses on chunk boundaries allowed.
   CARBIDE_TILE_DEVICE bool whole_and_aligned() const {
     bool whole = arg.aligned16 != 0;
-#pragma unroll
-    for (int axis = 0; axis < Rank; ++axis)
-      whole = whole && (std::int64_t(tile[axis]) + 1) * extents<Shape>::at(axis) <= arg.extent[axis];
+    CARBIDE_TILE_UNROLL
+    for (int axis = 0; axis < Rank; ++axis) whole = whole && start(axis) + extents<Shape>::at(axis) <= arg.extent[axis];
     return whole;
   }
-  // Offset of (row, first column) in elements; `inside` tells whether the row exists.
+  CARBIDE_TILE_DEVICE std::int64_t columns_left() const { return arg.extent[kLastAxis] - start(kLastAxis); }
+  // Offset of tile row `row` from origin(); `inside`: the row exists in the tensor.
   CARBIDE_TILE_DEVICE std::int64_t row_offset(int row, bool& inside) const {
-    std::int64_t offset = first_column() * arg.stride[kLastAxis];
-    inside = true;
-#pragma unroll
-    for (int axis = Rank - 2; axis >= 0; --axis) {
-      const int extent = extents<Shape>::at(axis);
-      const std::int64_t i = std::int64_t(tile[axis]) * extent + row % extent;
-      row /= extent;
-      inside = inside && i < arg.extent[axis];
-      offset += i * arg.stride[axis];
+    if constexpr (Rank == 1) {
+      inside = true;
+      return 0;
+    } else if constexpr (Rank == 2) {
+      inside = start(0) + row < arg.extent[0];
+      return row * arg.stride[0];
+    } else {
+      std::int64_t offset = 0;
+      inside = true;
+      CARBIDE_TILE_UNROLL
+      for (int axis = Rank - 2; axis >= 0; --axis) {
+        const int extent = extents<Shape>::at(axis), i = row % extent;
+        row /= extent;
+        inside = inside && start(axis) + i < arg.extent[axis];
+        offset += i * arg.stride[axis];
+      }
+      return offset;
     }
-    return offset;
   }
 };
 
@@ -210,25 +251,18 @@ struct chunk_bits<8> {
   using type = uint2;
 };
 
-// ld.global.nc.L1::no_allocate.v4: a read-only 16-byte load that leaves L1 to data that is reused;
-// inputs never alias an output of the same launch (the stub rejects overlapping ranges).
-CARBIDE_TILE_DEVICE uint4 load_streaming(const void* p) {
-  uint4 r;
-  asm volatile("ld.global.nc.L1::no_allocate.v4.u32 {%0,%1,%2,%3}, [%4];\n"
-               : "=r"(r.x), "=r"(r.y), "=r"(r.z), "=r"(r.w)
-               : "l"(p));
-  return r;
-}
-
 // Copies one chunk of Vec elements between global memory and a fragment, with one access a
-// 16 bytes (or one access of the chunk's size when it is smaller), addresses chunk-aligned.
+// 16 bytes (or one access of the chunk's size when it is smaller), addresses chunk-aligned. Loads
+// go through the read-only path (ld.global.nc): inputs never alias an output of the same launch
+// (the stub rejects overlapping ranges). They keep L1 allocation, which a tile every block reads
+// (a layernorm's gamma) needs.
 template <class T, int Vec>
 CARBIDE_TILE_DEVICE void load_chunk(T* to, const T* from) {
   constexpr int kBytes = Vec * int(sizeof(T));
   if constexpr (kBytes % 16 == 0) {
-#pragma unroll
+    CARBIDE_TILE_UNROLL
     for (int q = 0; q < kBytes / 16; ++q) {
-      const uint4 bits = load_streaming(reinterpret_cast<const char*>(from) + 16 * q);
+      const uint4 bits = __ldg(reinterpret_cast<const uint4*>(from) + q);
       std::memcpy(reinterpret_cast<char*>(to) + 16 * q, &bits, 16);
     }
   } else if constexpr (!std::is_void_v<typename chunk_bits<kBytes>::type>) {
@@ -236,7 +270,7 @@ CARBIDE_TILE_DEVICE void load_chunk(T* to, const T* from) {
     const bits_t bits = __ldg(reinterpret_cast<const bits_t*>(from));
     std::memcpy(to, &bits, kBytes);
   } else {
-#pragma unroll
+    CARBIDE_TILE_UNROLL
     for (int j = 0; j < Vec; ++j) to[j] = from[j];
   }
 }
@@ -244,11 +278,11 @@ template <class T, int Vec>
 CARBIDE_TILE_DEVICE void store_chunk(T* to, const T* from) {
   constexpr int kBytes = Vec * int(sizeof(T));
   if constexpr (kBytes % 16 == 0) {
-#pragma unroll
+    CARBIDE_TILE_UNROLL
     for (int q = 0; q < kBytes / 16; ++q) {
       uint4 bits;
       std::memcpy(&bits, reinterpret_cast<const char*>(from) + 16 * q, 16);
-      *reinterpret_cast<uint4*>(reinterpret_cast<char*>(to) + 16 * q) = bits;
+      reinterpret_cast<uint4*>(to)[q] = bits;
     }
   } else if constexpr (!std::is_void_v<typename chunk_bits<kBytes>::type>) {
     using bits_t = typename chunk_bits<kBytes>::type;
@@ -256,7 +290,7 @@ CARBIDE_TILE_DEVICE void store_chunk(T* to, const T* from) {
     std::memcpy(&bits, from, kBytes);
     *reinterpret_cast<bits_t*>(to) = bits;
   } else {
-#pragma unroll
+    CARBIDE_TILE_UNROLL
     for (int j = 0; j < Vec; ++j) to[j] = from[j];
   }
 }
@@ -269,31 +303,29 @@ CARBIDE_TILE_DEVICE frag<T, Shape, Layout> load(const in_arg<T, Rank>& in, const
   using L = layout_of<Shape, Layout>;
   constexpr int kVec = L::kVec;
   const tile_window<Shape, in_arg<T, Rank>, Rank> window{in, tile};
-  const T pad_value = convert<T>(pad);
-  const int thread = threadIdx.x;
+  const T* origin = in.data + window.origin();
+  const unsigned thread = threadIdx.x;
   frag<T, Shape, Layout> f;
   if (window.whole_and_aligned()) {
-#pragma unroll
+    CARBIDE_TILE_UNROLL
     for (int s = 0; s < L::kSlots; ++s) {
-      const int chunk = s * L::kThreads + thread;
-      if (L::kRagged && chunk >= L::kChunks) continue;
+      if (!chunk_exists<L>(s, thread)) continue;
       bool inside;
-      const std::int64_t row = window.row_offset(chunk / L::kChunksPerRow, inside);
-      load_chunk<T, kVec>(&f.v[s * kVec], in.data + row + (chunk % L::kChunksPerRow) * kVec);
+      const std::int64_t row = window.row_offset(chunk_row<L>(s, thread), inside);
+      load_chunk<T, kVec>(&f.v[s * kVec], origin + row + chunk_column<L>(s, thread));
     }
   } else {
-    const std::int64_t columns_left = in.extent[Rank - 1] - window.first_column();
-    const std::int64_t column_stride = in.stride[Rank - 1];
-#pragma unroll
+    const T pad_value = convert<T>(pad);
+    const std::int64_t columns_left = window.columns_left();
+    CARBIDE_TILE_UNROLL
     for (int s = 0; s < L::kSlots; ++s) {
-      const int chunk = s * L::kThreads + thread;
       bool inside;
-      const std::int64_t row = window.row_offset(chunk / L::kChunksPerRow, inside);
-      inside = inside && !(L::kRagged && chunk >= L::kChunks);
-#pragma unroll
+      const std::int64_t row = window.row_offset(chunk_row<L>(s, thread), inside);
+      inside = inside && chunk_exists<L>(s, thread);
+      CARBIDE_TILE_UNROLL
       for (int j = 0; j < kVec; ++j) {
-        const int column = (chunk % L::kChunksPerRow) * kVec + j;
-        f.v[s * kVec + j] = inside && column < columns_left ? in.data[row + column * column_stride] : pad_value;
+        const int column = chunk_column<L>(s, thread) + j;
+        f.v[s * kVec + j] = inside && column < columns_left ? origin[row + column] : pad_value;
       }
     }
   }
@@ -307,30 +339,27 @@ CARBIDE_TILE_DEVICE void store(const out_arg<T, Rank>& out, const tile_coord<Ran
                                const frag<T, Shape, blocked<Threads, Vec>>& f) {
   using L = layout_of<Shape, blocked<Threads, Vec>>;
   const tile_window<Shape, out_arg<T, Rank>, Rank> window{out, tile};
-  const int thread = threadIdx.x;
+  T* origin = out.data + window.origin();
+  const unsigned thread = threadIdx.x;
   if (window.whole_and_aligned()) {
-#pragma unroll
+    CARBIDE_TILE_UNROLL
     for (int s = 0; s < L::kSlots; ++s) {
-      const int chunk = s * Threads + thread;
-      if (L::kRagged && chunk >= L::kChunks) continue;
+      if (!chunk_exists<L>(s, thread)) continue;
       bool inside;
-      const std::int64_t row = window.row_offset(chunk / L::kChunksPerRow, inside);
-      store_chunk<T, Vec>(out.data + row + (chunk % L::kChunksPerRow) * Vec, &f.v[s * Vec]);
+      const std::int64_t row = window.row_offset(chunk_row<L>(s, thread), inside);
+      store_chunk<T, Vec>(origin + row + chunk_column<L>(s, thread), &f.v[s * Vec]);
     }
   } else {
-    const std::int64_t columns_left = out.extent[Rank - 1] - window.first_column();
-    const std::int64_t column_stride = out.stride[Rank - 1];
-#pragma unroll
+    const std::int64_t columns_left = window.columns_left();
+    CARBIDE_TILE_UNROLL
     for (int s = 0; s < L::kSlots; ++s) {
-      const int chunk = s * Threads + thread;
-      if (L::kRagged && chunk >= L::kChunks) continue;
       bool inside;
-      const std::int64_t row = window.row_offset(chunk / L::kChunksPerRow, inside);
-      if (!inside) continue;
-#pragma unroll
+      const std::int64_t row = window.row_offset(chunk_row<L>(s, thread), inside);
+      if (!inside || !chunk_exists<L>(s, thread)) continue;
+      CARBIDE_TILE_UNROLL
       for (int j = 0; j < Vec; ++j) {
-        const int column = (chunk % L::kChunksPerRow) * Vec + j;
-        if (column < columns_left) out.data[row + column * column_stride] = f.v[s * Vec + j];
+        const int column = chunk_column<L>(s, thread) + j;
+        if (column < columns_left) origin[row + column] = f.v[s * Vec + j];
       }
     }
   }
