@@ -62,7 +62,8 @@ bool is_cpp_source(llvm::StringRef path) {
 
 bool mentions_kernel(const std::string& path) {
   auto buffer = llvm::MemoryBuffer::getFile(path);
-  return buffer && (*buffer)->getBuffer().contains("CARBIDE_KERNEL");
+  return buffer && ((*buffer)->getBuffer().contains("CARBIDE_KERNEL") ||
+                     (*buffer)->getBuffer().contains("CARBIDE_TILE_KERNEL"));
 }
 
 // A file found under a directory: a regular file, or a link to one. Links to directories are

@@ -100,7 +100,7 @@ Outcome translate_file(const std::string& path, const std::string& out_dir,
   const model::Program& program = analysis->program;
   if (program.kernel_count() == 0) {
     finish(*analysis, options, diagnostics);
-    report_file_error(diagnostics, path, "no CARBIDE_KERNEL in this file; nothing was written", true);
+    report_file_error(diagnostics, path, "no CARBIDE_KERNEL or CARBIDE_TILE_KERNEL in this file; nothing was written", true);
     return Outcome::Skipped;
   }
   llvm::SmallString<256> out(out_dir);

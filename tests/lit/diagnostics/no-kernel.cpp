@@ -2,7 +2,7 @@
 // RUN: rm -rf %t && %carbide translate %s -o %t 2> %t.err
 // RUN: FileCheck %s < %t.err
 // RUN: not ls %t
-// CHECK: no-kernel.cpp: note: no CARBIDE_KERNEL in this file; nothing was written
+// CHECK: no-kernel.cpp: note: no CARBIDE_KERNEL or CARBIDE_TILE_KERNEL in this file; nothing was written
 #include <carbide/carbide.hpp>
 
 int main() { return 0; }

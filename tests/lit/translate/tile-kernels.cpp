@@ -1,0 +1,92 @@
+// Tile kernels: each instance the host launches becomes an entry the translator writes itself,
+// with the planner's choices in its comment, one statement per user statement under `#line`,
+// and a launch stub that takes Partitions and Tensors and derives the grid. The host program,
+// with the header force-included, compiles and links against the stubs.
+// RUN: rm -rf %t && %carbide translate %s -o %t
+// RUN: FileCheck --check-prefix=API %s < %t/tile-kernels.carbide.hpp
+// RUN: FileCheck --check-prefix=CU %s < %t/tile-kernels.carbide.cu
+// RUN: FileCheck --check-prefix=STUBS %s < %t/tile-kernels.carbide.cpp
+// RUN: FileCheck --check-prefix=PTX %s < %t/tile-kernels.ptx
+// RUN: %cxx_user -I%t -include %t/tile-kernels.carbide.hpp -c %s -o %t/main.o
+// RUN: %cxx_user -I%t -c %t/tile-kernels.carbide.cpp -o %t/stubs.o
+// RUN: %cxx_user %t/main.o %t/stubs.o %runtime_lib -ldl -o %t/main
+#include <carbide/carbide.hpp>
+#include <carbide/tile.hpp>
+
+namespace ct = carbide::tile;
+
+namespace kernels {
+
+template <int B>
+CARBIDE_TILE_KERNEL
+void softmax_rows(ct::out<float, ct::shape<1, B>> y, ct::in<float, 2> x) {
+  auto t = ct::load_like(x, y, ct::pad(-INFINITY));
+  auto e = ct::exp(t - ct::bcast<1>(ct::reduce_max<1>(t), t));
+  y.store(e / ct::bcast<1>(ct::reduce_sum<1>(e), e));
+}
+// API: template <int B>
+// API-NEXT: void softmax_rows(const carbide::Stream& stream,
+// API-NEXT: carbide::Partition<float, carbide::tile::shape<1, B>>& y,
+// API-NEXT: const carbide::Tensor<float>& x) const;
+// CU: // kernels::softmax_rows<1024>: tile kernel; the planner chose 256 threads, tiles in chunks of 4 elements
+// CU-NEXT: extern "C" __global__ void __launch_bounds__(256) carbide_kernels_softmax_rows_1024(::carbide::tile::detail::out_arg<float, 2> y, ::carbide::tile::detail::in_arg<float, 2> x) {
+// CU: constexpr int B = 1024;
+// CU: using L0 = ctd::blocked<256, 4>;
+// CU: #line [[@LINE-12]] "{{.*}}tile-kernels.cpp"
+// CU-NEXT: auto t = ctd::load<ct::shape<1, 1024>, L0>(x, y_coord, static_cast<float>(-INFINITY));
+// CU-NEXT: #line [[@LINE-13]] "{{.*}}tile-kernels.cpp"
+// CU-NEXT: auto e = ctd::exp((t - ctd::bcast<1>(ctd::reduce_max<1, 0>(t), t)));
+// CU-NEXT: #line [[@LINE-14]] "{{.*}}tile-kernels.cpp"
+// CU-NEXT: ctd::store(y, y_coord, (e / ctd::bcast<1>(ctd::reduce_sum<1, 1>(e), e)));
+// PTX: .entry carbide_kernels_softmax_rows_1024(
+// PTX: .reqntid 256, 1, 1
+
+template <int BM, int BN, int BK>
+CARBIDE_TILE_KERNEL
+void gemm(ct::out<ct::bf16, ct::shape<BM, BN>> c, ct::in<ct::bf16, 2> a, ct::in<ct::bf16, 2> b, float alpha) {
+  auto [bm, bn] = c.coord();
+  auto pa = a.partition(ct::shape<BM, BK>{});
+  auto pb = b.partition(ct::shape<BK, BN>{});
+  auto acc = ct::zeros<float, ct::shape<BM, BN>>();
+  for (int k : ct::irange(pa.tiles(1)))
+    acc = ct::mma(pa.load(bm, k), pb.load(k, bn), acc);
+  c.store(ct::cast<ct::bf16>(acc * alpha));
+}
+// CU: // kernels::gemm<128, 128, 64>: tile kernel; the planner chose 128 threads, mma.sync m16n8k16 over 2×2 warps, 3 cp.async stages, 98304 bytes of shared memory
+// CU: const int bm = c_coord[0], bn = c_coord[1];
+// CU: using P0 = ctd::sm80::gemm_plan<carbide::tile::bf16, 128, 128, 64, 2, 2, 3>;
+// CU: auto acc = ctd::sm80::gemm_mainloop<P0>(a, b, bm, bn);
+// CU-NOT: for (int k
+// CU: ctd::store(c, c_coord, ctd::cast<carbide::tile::bf16>((acc * (alpha))));
+// STUBS: const carbide::LaunchContract gemm_128_128_64_contract{
+// STUBS-NEXT: "kernels::gemm<128, 128, 64>", 1, {128, 1, 1}, 98304, 80, 128};
+// STUBS: template <>
+// STUBS-NEXT: void Module::softmax_rows<1024>(const carbide::Stream& stream,
+// STUBS: template <>
+// STUBS-NEXT: void Module::gemm<128, 128, 64>(const carbide::Stream& stream,
+// STUBS: auto c_arg = carbide::detail::tile_output(kernel, "c", c);
+// STUBS-NEXT: auto a_arg = carbide::detail::tile_input<2>(kernel, "a", a);
+// STUBS: const std::uint64_t blocks = carbide::detail::tile_grid(kernel, {carbide::detail::output_tiles("c", c_arg)});
+// STUBS: {"c", c.device_ptr(), c.bytes(), true},
+// STUBS: const carbide::LaunchConfig1D config(blocks, 128, 98304);
+// STUBS: void* args[] = {&c_arg, &a_arg, &b_arg, const_cast<void*>(static_cast<const void*>(&alpha))};
+
+}  // namespace kernels
+
+int main() {
+  auto context = carbide::Context::create(0);
+  auto stream = context.default_stream();
+  const auto module = kernels::load(context);
+  auto x = carbide::Tensor<float>::zeroed(stream, {100, 1000});
+  auto y = carbide::Tensor<float>::zeroed(stream, {100, 1000});
+  auto rows = std::move(y).partition(ct::shape<1, 1024>{});
+  module.softmax_rows<1024>(stream, rows, x);
+  y = std::move(rows).unpartition();
+  auto a = carbide::Tensor<ct::bf16>::zeroed(stream, {300, 200});
+  auto b = carbide::Tensor<ct::bf16>::zeroed(stream, {200, 500});
+  auto c = carbide::Tensor<ct::bf16>::zeroed(stream, {300, 500});
+  auto tiles = std::move(c).partition(ct::shape<128, 128>{});
+  module.gemm<128, 128, 64>(stream, tiles, a, b, 1.0f);
+  c = std::move(tiles).unpartition();
+  return 0;
+}
