@@ -18,8 +18,8 @@
 #include <type_traits>
 
 // Loops over a fragment's elements, fully unrolled in device code so the elements stay in
-// registers; plain loops for a host compiler, which does not know the pragma.
-#if defined(__CUDACC__)
+// registers; plain loops for a host compiler (and nvcc's host pass), which does not know the pragma.
+#if defined(__CUDA_ARCH__)
 #define CARBIDE_TILE_UNROLL _Pragma("unroll")
 #else
 #define CARBIDE_TILE_UNROLL
