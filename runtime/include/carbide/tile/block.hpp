@@ -18,8 +18,8 @@
 #include <type_traits>
 
 // Loops over a fragment's elements, fully unrolled in device code so the elements stay in
-// registers; plain loops for a host compiler, which does not know the pragma.
-#if defined(__CUDACC__)
+// registers; plain loops for a host compiler (and nvcc's host pass), which does not know the pragma.
+#if defined(__CUDA_ARCH__)
 #define CARBIDE_TILE_UNROLL _Pragma("unroll")
 #else
 #define CARBIDE_TILE_UNROLL
@@ -322,10 +322,16 @@ CARBIDE_TILE_DEVICE frag<T, Shape, Layout> load(const in_arg<T, Rank>& in, const
       bool inside;
       const std::int64_t row = window.row_offset(chunk_row<L>(s, thread), inside);
       inside = inside && chunk_exists<L>(s, thread);
-      CARBIDE_TILE_UNROLL
-      for (int j = 0; j < kVec; ++j) {
-        const int column = chunk_column<L>(s, thread) + j;
-        f.v[s * kVec + j] = inside && column < columns_left ? origin[row + column] : pad_value;
+      const int column = chunk_column<L>(s, thread);
+      if (inside && column + kVec <= columns_left) {  // the whole chunk, without per-element tests
+        T chunk[kVec];
+        CARBIDE_TILE_UNROLL
+        for (int j = 0; j < kVec; ++j) chunk[j] = origin[row + column + j];
+        std::memcpy(&f.v[s * kVec], chunk, sizeof chunk);
+      } else {
+        CARBIDE_TILE_UNROLL
+        for (int j = 0; j < kVec; ++j)
+          f.v[s * kVec + j] = inside && column + j < columns_left ? origin[row + column + j] : pad_value;
       }
     }
   }
