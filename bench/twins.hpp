@@ -19,4 +19,8 @@ void launch_walsh(float* data, std::size_t n);  // n = 2^k, k odd and at least 1
 void set_convolution_taps(const float* taps);  // 17 taps, to __constant__ memory
 void launch_convolution(float* dst, float* buffer, const float* src, int width, int height);
 void launch_sgemm(const float* a, const float* b, float* c, std::uint32_t m, std::uint32_t n, std::uint32_t k);
+// The tile samples' twins; bf16 data as untyped pointers (__nv_bfloat16, bit for bit ct::bf16).
+void launch_tile_add_f32(float* c, const float* a, const float* b, std::size_t n);
+void launch_tile_add_bf16(void* c, const void* a, const void* b, std::size_t n);
+void launch_tile_layernorm(void* y, const void* x, const void* gamma, const void* beta, float eps, unsigned rows);  // 4096 columns
 }  // namespace reference

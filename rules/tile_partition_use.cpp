@@ -4,6 +4,7 @@
 #include "model/vocabulary.hpp"
 
 #include <clang/AST/ExprCXX.h>
+#include <clang/AST/ParentMap.h>
 #include <clang/AST/ParentMapContext.h>
 #include <clang/AST/RecursiveASTVisitor.h>
 #include <clang/Analysis/CFG.h>
@@ -49,19 +50,22 @@ const clang::DeclRefExpr* reinitialized(const clang::Stmt* statement, const clan
   return target && target->getDecl() == handle ? target : nullptr;
 }
 
-// The uses that an empty handle allows: asking whether it is empty, and assigning to it.
-bool harmless(const clang::DeclRefExpr* ref, clang::ASTContext& context) {
-  for (const clang::DynTypedNode& parent : context.getParents(*ref)) {
-    const auto* member = parent.get<clang::MemberExpr>();
-    const auto* method = member ? llvm::dyn_cast<clang::CXXMethodDecl>(member->getMemberDecl()) : nullptr;
-    if (method && method->getIdentifier() && method->getName() == "empty") return true;
-  }
-  return false;
+// The uses that an empty handle allows: asking whether it is empty (assigning to it ends the path).
+bool harmless(const clang::DeclRefExpr* ref, const clang::ParentMap& parents) {
+  const auto* member = llvm::dyn_cast_or_null<clang::MemberExpr>(parents.getParentIgnoreParenImpCasts(const_cast<clang::DeclRefExpr*>(ref)));
+  const auto* method = member ? llvm::dyn_cast<clang::CXXMethodDecl>(member->getMemberDecl()) : nullptr;
+  return method && method->getIdentifier() && method->getName() == "empty";
+}
+
+// `Tensor<T> t = ...;` (a loop body's declaration, met again): the handle is a new object.
+bool declares(const clang::Stmt* statement, const clang::VarDecl* handle) {
+  const auto* declaration = llvm::dyn_cast_or_null<clang::DeclStmt>(statement);
+  return declaration && llvm::is_contained(declaration->decls(), handle);
 }
 
 class UseFinder {
  public:
-  UseFinder(clang::ASTContext& context, const clang::CFG& cfg) : context_(context), cfg_(cfg) {}
+  UseFinder(const clang::Stmt* body, const clang::CFG& cfg) : parents_(const_cast<clang::Stmt*>(body)), cfg_(cfg) {}
 
   // The first use of the handle that `transfer` emptied, on a path from it that does not assign to
   // the handle again; null when there is none.
@@ -91,9 +95,9 @@ class UseFinder {
         auto element = (*block)[i].getAs<clang::CFGStmt>();
         if (!element) continue;
         const clang::Stmt* statement = element->getStmt();
-        if (reinitialized(statement, transfer.handle)) path_ends = true;
+        if (reinitialized(statement, transfer.handle) || declares(statement, transfer.handle)) path_ends = true;
         else if (const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(statement);
-                 ref && ref->getDecl() == transfer.handle && !targets.count(ref) && !harmless(ref, context_))
+                 ref && ref->getDecl() == transfer.handle && !targets.count(ref) && !harmless(ref, parents_))
           return ref;
       }
       if (path_ends) continue;
@@ -105,7 +109,7 @@ class UseFinder {
   }
 
  private:
-  clang::ASTContext& context_;
+  clang::ParentMap parents_;
   const clang::CFG& cfg_;
 };
 
@@ -174,7 +178,7 @@ void TilePartitionUseRule::check(const RuleContext& context) {
     const std::unique_ptr<clang::CFG> cfg =
         clang::CFG::buildCFG(function, function->getBody(), &context.ast, options);
     if (!cfg) continue;
-    UseFinder finder(context.ast, *cfg);
+    UseFinder finder(function->getBody(), *cfg);
     for (const Transfer& transfer : collector.transfers) {
       const clang::DeclRefExpr* use = finder.first_use(transfer);
       if (use == nullptr) continue;

@@ -80,3 +80,33 @@ std::uint64_t tile_grid(const char* kernel, std::initializer_list<OutputTiles> o
 }
 
 }  // namespace carbide::detail
+
+namespace carbide::detail {
+
+namespace {
+std::string matrix_text(const MatrixOperand& operand) {
+  return std::string("'") + operand.param + "' is " + std::to_string(operand.extent[0]) + " x " +
+         std::to_string(operand.extent[1]);
+}
+}  // namespace
+
+void check_gemm_operands(const char* kernel, const MatrixOperand& c, const MatrixOperand& a, const MatrixOperand& b) {
+  const std::string shapes = matrix_text(c) + ", " + matrix_text(a) + ", " + matrix_text(b);
+  if (a.extent[1] != b.extent[0])
+    throw LaunchContractError(kernel, b.param,
+                              "a matrix with as many rows as '" + std::string(a.param) + "' has columns", shapes);
+  if (c.extent[0] != a.extent[0] || c.extent[1] != b.extent[1])
+    throw LaunchContractError(kernel, c.param,
+                              "a matrix with the rows of '" + std::string(a.param) + "' and the columns of '" +
+                                  b.param + "'",
+                              shapes);
+  if (a.extent[1] % 8 != 0 || b.extent[1] % 8 != 0)
+    throw LaunchContractError(kernel, a.extent[1] % 8 != 0 ? a.param : b.param,
+                              "a matrix whose columns are a multiple of 8 (the main loop copies 16-byte rows)",
+                              shapes);
+  for (const MatrixOperand* operand : {&c, &a, &b})
+    if (!operand->aligned16)
+      throw LaunchContractError(kernel, operand->param, "a tensor with 16-byte aligned rows", "one whose rows are not");
+}
+
+}  // namespace carbide::detail

@@ -1,5 +1,5 @@
 // tile_gemm.cpp — C = A · B in bf16 with f32 accumulation on tensor cores, on the Tile path: one
-// tile block per 128 × 128 tile of C, the k-loop written as a loop of ct::mma over whole tiles.
+// tile block per 128 × 256 tile of C, the k-loop written as a loop of ct::mma over whole tiles.
 // The translator turns it into a pipelined mma.sync main loop (cp.async stages, ldmatrix,
 // zero-filled edges); M, N and K need not be multiples of the tile.
 #include <carbide/carbide.hpp>
@@ -37,8 +37,8 @@ int run(const tile_gemm::Module& module, const carbide::Stream& stream, std::siz
   const auto a = carbide::Tensor<ct::bf16>::from_host(stream, a_host, {m, k});
   const auto b = carbide::Tensor<ct::bf16>::from_host(stream, b_host, {k, n});
   auto c = carbide::Tensor<ct::bf16>::zeroed(stream, {m, n});
-  auto tiles = std::move(c).partition(ct::shape<128, 128>{});
-  module.gemm<128, 128, 64>(stream, tiles, a, b);
+  auto tiles = std::move(c).partition(ct::shape<128, 256>{});
+  module.gemm<128, 256, 64>(stream, tiles, a, b);
   c = std::move(tiles).unpartition();
   // Rows spread over the result so the float64 reference stays quick at full size.
   const std::size_t step = m > 512 ? 61 : 1;

@@ -182,3 +182,25 @@ static_assert(!partitions_an_lvalue<Tensor<float>>::value,
 
 }  // namespace
 }  // namespace carbide::detail
+
+namespace {
+
+// The GEMM operand check: shapes that multiply, K and N multiples of 8, aligned rows.
+TEST(TileLaunch, GemmOperandsMustMultiplyAndHaveSixteenByteRows) {
+  std::int64_t c[] = {300, 512}, a[] = {300, 200}, b[] = {200, 512}, short_b[] = {100, 512}, odd_k[] = {300, 204},
+               odd_b[] = {204, 512};
+  using carbide::detail::check_gemm_operands;
+  EXPECT_NO_THROW(check_gemm_operands("k", {"c", c, 1}, {"a", a, 1}, {"b", b, 1}));
+  try {
+    check_gemm_operands("k", {"c", c, 1}, {"a", a, 1}, {"b", short_b, 1});
+    FAIL() << "K mismatch accepted";
+  } catch (const carbide::LaunchContractError& error) {
+    EXPECT_EQ(error.field(), "b");
+    EXPECT_NE(std::string(error.what()).find("'a' is 300 x 200, 'b' is 100 x 512"), std::string::npos);
+  }
+  EXPECT_THROW(check_gemm_operands("k", {"c", a, 1}, {"a", a, 1}, {"b", b, 1}), carbide::LaunchContractError);
+  EXPECT_THROW(check_gemm_operands("k", {"c", c, 1}, {"a", odd_k, 1}, {"b", odd_b, 1}), carbide::LaunchContractError);
+  EXPECT_THROW(check_gemm_operands("k", {"c", c, 1}, {"a", a, 0}, {"b", b, 1}), carbide::LaunchContractError);
+}
+
+}  // namespace

@@ -61,6 +61,11 @@ std::string tile_kernel_definition(const model::Kernel& kernel, std::size_t inde
     }
   }
   text += "  const std::uint64_t blocks = carbide::detail::tile_grid(kernel, {" + outputs + "});\n";
+  if (plan.gemm)
+    text += "  carbide::detail::check_gemm_operands(kernel, carbide::detail::matrix_operand(" + quoted(plan.gemm->output) +
+            ", " + plan.gemm->output + "_arg),\n      carbide::detail::matrix_operand(" + quoted(plan.gemm->a) + ", " +
+            plan.gemm->a + "_arg), carbide::detail::matrix_operand(" + quoted(plan.gemm->b) + ", " + plan.gemm->b +
+            "_arg));\n";
   text += "  carbide::detail::check_same_device(kernel, loaded_.context().ordinal(),\n      {" + devices + "});\n";
   text += "  carbide::detail::check_no_aliasing(kernel,\n      {\n" + buffers + "});\n";
   text += "  const carbide::LaunchConfig1D config(blocks, " + std::to_string(plan.threads) + ", " +

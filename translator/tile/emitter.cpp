@@ -4,6 +4,7 @@
 
 #include <clang/AST/DeclTemplate.h>
 #include <llvm/ADT/StringExtras.h>
+#include <llvm/Support/ErrorHandling.h>
 
 namespace carbide::tile {
 namespace {
@@ -28,9 +29,15 @@ class Emitter {
                        kernel.entry_name + "(" + parameters() + ") {\n"
                        "  namespace ct = ::carbide::tile;\n  namespace ctd = ::carbide::tile::detail;\n";
     text += template_constants();
-    if (!plan_.gemm)
+    if (plan_.gemm) {
+      text += gemm_plan_type();
+      // The plan orders the tile blocks for L2 reuse (grouped rasterization).
+      for (const auto& [name, type] : kernel_.outs)
+        text += "  const auto " + name + "_coord = ctd::sm80::block_coord<P0>(" + name + ");\n";
+    } else {
       text += "  using L0 = ctd::blocked<" + std::to_string(plan_.threads) + ", " + std::to_string(plan_.vector) + ">;\n";
-    for (const auto& [name, type] : kernel_.outs) text += "  const auto " + name + "_coord = ctd::block_coord(" + name + ");\n";
+      for (const auto& [name, type] : kernel_.outs) text += "  const auto " + name + "_coord = ctd::block_coord(" + name + ");\n";
+    }
     for (std::size_t i = 0; i < kernel_.body.size(); ++i) text += statement(kernel_.body[i], i, "  ");
     return text + "}\n";
   }
@@ -112,14 +119,18 @@ class Emitter {
     return text;
   }
 
+  std::string gemm_plan_type() const {
+    const GemmPlan& gemm = *plan_.gemm;
+    return "  using P0 = ctd::sm80::gemm_plan<" + gemm.element + ", " + std::to_string(gemm.block_m) + ", " +
+           std::to_string(gemm.block_n) + ", " + std::to_string(gemm.block_k) + ", " + std::to_string(gemm.warps_m) +
+           ", " + std::to_string(gemm.warps_n) + ", " + std::to_string(gemm.stages) + ">;\n" +
+           "  static_assert(P0::kThreads == " + std::to_string(plan_.threads) + " && P0::kSmemBytes == " +
+           std::to_string(plan_.dynamic_shared_bytes) + ", \"the launch gives what the plan needs\");\n";
+  }
+
   std::string gemm_mainloop(const Statement& s, const std::string& indent) const {
     const GemmPlan& gemm = *plan_.gemm;
-    return indent + "using P0 = ctd::sm80::gemm_plan<" + gemm.element + ", " + std::to_string(gemm.block_m) + ", " +
-           std::to_string(gemm.block_n) + ", " + std::to_string(gemm.block_k) + ", " + std::to_string(gemm.warps_m) +
-           ", " + std::to_string(gemm.warps_n) + ", " + std::to_string(gemm.stages) + ">;\n" + indent +
-           "static_assert(P0::kThreads == " + std::to_string(plan_.threads) + " && P0::kSmemBytes == " +
-           std::to_string(plan_.dynamic_shared_bytes) + ", \"the launch gives what the plan needs\");\n" + indent +
-           "// The k-loop of mma below, pipelined: cp.async stages, ldmatrix, mma.sync, zero-filled edges.\n" +
+    return indent + "// The k-loop of mma below, pipelined: cp.async stages, ldmatrix, mma.sync, zero-filled edges.\n" +
            indent + "auto " + s.name + " = ctd::sm80::gemm_mainloop<P0>(" + gemm.a + ", " + gemm.b + ", " + gemm.row +
            ", " + gemm.column + ");\n";
   }
@@ -172,7 +183,7 @@ class Emitter {
       case NodeKind::Mma:
         break;  // the planner reported these outside the GEMM loop
     }
-    return "/* not lowered */";
+    llvm_unreachable("the planner reports transpose and mma outside the GEMM loop");
   }
 
   const TileKernel& kernel_;

@@ -52,6 +52,9 @@ std::optional<GemmPlan> match_gemm(const TileKernel& kernel) {
     gemm.column = b.index[1];
     gemm.accumulator = declared;
     gemm.loop = loop;
+    for (const Statement& later : kernel.body)
+      if (later.kind == StatementKind::Store) gemm.output = later.name;
+    if (gemm.output.empty()) continue;
     return gemm;
   }
   return std::nullopt;
@@ -76,7 +79,7 @@ void plan_gemm(TilePlan& plan, GemmPlan gemm, const TileKernel& kernel) {
     return problem(plan, mma, "a block tile of " + std::to_string(gemm.block_m) + "×" + std::to_string(gemm.block_n) +
                               " needs more than 16 warps; use at most 128×256");
   const std::uint64_t pipeline = std::uint64_t(gemm.stages) * (gemm.block_m + gemm.block_n) * gemm.block_k * 2;
-  const std::uint64_t epilogue = std::uint64_t(gemm.block_m) * (gemm.block_n + 8) * 2;
+  const std::uint64_t epilogue = std::uint64_t(gemm.block_m) * (gemm.block_n + 8) * sizeof(float);
   plan.dynamic_shared_bytes = std::max(pipeline, epilogue);
   plan.gemm = gemm;
 }
@@ -99,9 +102,17 @@ void plan_blocked(TilePlan& plan, const TileKernel& kernel) {
   for (const auto& [name, type] : kernel.outs)
     while (vector > 1 && type.last() % vector) vector /= 2;
   plan.vector = vector;
+  // Elementwise kernels: 256 threads measure alike for 1 to 8 chunks a thread
+  // (bench/results/2026-12-03-tile-library.md). Row reductions: half a row's chunks, so each
+  // thread holds two (one a thread measured 0.71 of the copy rate, two 1.01).
   const std::int64_t chunks = (largest + vector - 1) / vector;
+  std::int64_t row_chunks = 0;
+  for (const Node& node : kernel.nodes)
+    if (node.kind == NodeKind::Reduce && node.operands.size() == 1 && kernel.node(node.operands[0]).type)
+      row_chunks = std::max(row_chunks, kernel.node(node.operands[0]).type->last() / vector);
+  const std::int64_t wanted = row_chunks > 0 ? row_chunks / 2 : chunks;
   int threads = 32;
-  while (threads * 2 <= kMaxThreads && threads * 2 <= chunks) threads *= 2;
+  while (threads * 2 <= kMaxThreads && threads * 2 <= wanted) threads *= 2;
   plan.threads = threads;
   for (const Node& node : kernel.nodes) {
     if (node.kind == NodeKind::Mma) problem(plan, node, "ct::mma is lowered in the k-loop form 'for (int k : ct::irange(pa.tiles(1))) acc = ct::mma(pa.load(i, k), pb.load(k, j), acc);' after 'auto acc = ct::zeros<float, ...>();'");
@@ -111,6 +122,14 @@ void plan_blocked(TilePlan& plan, const TileKernel& kernel) {
       if (operand && node.axis != int(operand->extents.size()) - 1)
         problem(plan, node, "reductions are lowered along the last axis only; this one is along axis " +
                                 std::to_string(node.axis) + " of " + operand->shape_text());
+      // The library's reductions take a row of a power-of-two number of chunks (shuffles within
+      // a group of threads), or of whole multiples of the block.
+      const std::int64_t row = operand ? operand->last() / vector : 0;
+      const bool power_of_two = row > 0 && (row & (row - 1)) == 0;
+      if (operand && !power_of_two && row % threads != 0)
+        problem(plan, node, "a reduction over rows of " + std::to_string(operand->last()) +
+                                " elements is lowered when a row is a power of two of " + std::to_string(vector) +
+                                "-element chunks; pad the tile's last extent to one (the padding is masked)");
     }
   }
 }

@@ -19,6 +19,7 @@ struct GemmPlan {
   int block_m = 0, block_n = 0, block_k = 0;
   int warps_m = 0, warps_n = 0, stages = 0;
   std::string a, b;           // the ct::in parameters
+  std::string output;         // the ct::out the accumulator is stored to
   std::string row, column;    // the tile coordinates the loads use, as C++ text
   std::size_t accumulator = 0;  // the statement that declares the accumulator
   std::size_t loop = 0;         // the k-loop statement it replaces

@@ -93,4 +93,22 @@ OutputTiles output_tiles(const char* param, const tile::detail::out_arg<T, Rank>
 // and a `shape<1>` over [M] give the same M blocks), or when the tiles exceed 2^31 - 1 blocks.
 std::uint64_t tile_grid(const char* kernel, std::initializer_list<OutputTiles> outputs);
 
+// The operands of a GEMM plan (c = a · b): throws LaunchContractError unless a is M × K, b is
+// K × N and c is M × N, K and N are multiples of 8 and all three are 16-byte aligned (the
+// pipelined main loop copies 16-byte rows; see tile/gemm_sm80.hpp).
+struct MatrixOperand {
+  const char* param;
+  const std::int64_t* extent;  // two axes
+  int aligned16;
+};
+template <class T>
+MatrixOperand matrix_operand(const char* param, const tile::detail::in_arg<T, 2>& arg) {
+  return {param, arg.extent, arg.aligned16};
+}
+template <class T>
+MatrixOperand matrix_operand(const char* param, const tile::detail::out_arg<T, 2>& arg) {
+  return {param, arg.extent, arg.aligned16};
+}
+void check_gemm_operands(const char* kernel, const MatrixOperand& c, const MatrixOperand& a, const MatrixOperand& b);
+
 }  // namespace carbide::detail

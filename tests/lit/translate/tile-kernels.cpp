@@ -28,10 +28,10 @@ void softmax_rows(ct::out<float, ct::shape<1, B>> y, ct::in<float, 2> x) {
 // API-NEXT: void softmax_rows(const carbide::Stream& stream,
 // API-NEXT: carbide::Partition<float, carbide::tile::shape<1, B>>& y,
 // API-NEXT: const carbide::Tensor<float>& x) const;
-// CU: // kernels::softmax_rows<1024>: tile kernel; the planner chose 256 threads, tiles in chunks of 4 elements
-// CU-NEXT: extern "C" __global__ void __launch_bounds__(256) carbide_kernels_softmax_rows_1024(::carbide::tile::detail::out_arg<float, 2> y, ::carbide::tile::detail::in_arg<float, 2> x) {
+// CU: // kernels::softmax_rows<1024>: tile kernel; the planner chose 128 threads, tiles in chunks of 4 elements
+// CU-NEXT: extern "C" __global__ void __launch_bounds__(128) carbide_kernels_softmax_rows_1024(::carbide::tile::detail::out_arg<float, 2> y, ::carbide::tile::detail::in_arg<float, 2> x) {
 // CU: constexpr int B = 1024;
-// CU: using L0 = ctd::blocked<256, 4>;
+// CU: using L0 = ctd::blocked<128, 4>;
 // CU: #line [[@LINE-12]] "{{.*}}tile-kernels.cpp"
 // CU-NEXT: auto t = ctd::load<ct::shape<1, 1024>, L0>(x, y_coord, static_cast<float>(-INFINITY));
 // CU-NEXT: #line [[@LINE-13]] "{{.*}}tile-kernels.cpp"
@@ -39,7 +39,7 @@ void softmax_rows(ct::out<float, ct::shape<1, B>> y, ct::in<float, 2> x) {
 // CU-NEXT: #line [[@LINE-14]] "{{.*}}tile-kernels.cpp"
 // CU-NEXT: ctd::store(y, y_coord, (e / ctd::bcast<1>(ctd::reduce_sum<1, 1>(e), e)));
 // PTX: .entry carbide_kernels_softmax_rows_1024(
-// PTX: .reqntid 256, 1, 1
+// PTX: .reqntid 128, 1, 1
 
 template <int BM, int BN, int BK>
 CARBIDE_TILE_KERNEL
@@ -53,8 +53,9 @@ void gemm(ct::out<ct::bf16, ct::shape<BM, BN>> c, ct::in<ct::bf16, 2> a, ct::in<
   c.store(ct::cast<ct::bf16>(acc * alpha));
 }
 // CU: // kernels::gemm<128, 128, 64>: tile kernel; the planner chose 128 threads, mma.sync m16n8k16 over 2×2 warps, 3 cp.async stages, 98304 bytes of shared memory
-// CU: const int bm = c_coord[0], bn = c_coord[1];
 // CU: using P0 = ctd::sm80::gemm_plan<carbide::tile::bf16, 128, 128, 64, 2, 2, 3>;
+// CU: const auto c_coord = ctd::sm80::block_coord<P0>(c);
+// CU: const int bm = c_coord[0], bn = c_coord[1];
 // CU: auto acc = ctd::sm80::gemm_mainloop<P0>(a, b, bm, bn);
 // CU-NOT: for (int k
 // CU: ctd::store(c, c_coord, ctd::cast<carbide::tile::bf16>((acc * (alpha))));
@@ -67,6 +68,8 @@ void gemm(ct::out<ct::bf16, ct::shape<BM, BN>> c, ct::in<ct::bf16, 2> a, ct::in<
 // STUBS: auto c_arg = carbide::detail::tile_output(kernel, "c", c);
 // STUBS-NEXT: auto a_arg = carbide::detail::tile_input<2>(kernel, "a", a);
 // STUBS: const std::uint64_t blocks = carbide::detail::tile_grid(kernel, {carbide::detail::output_tiles("c", c_arg)});
+// STUBS-NEXT: carbide::detail::check_gemm_operands(kernel, carbide::detail::matrix_operand("c", c_arg),
+// STUBS-NEXT: carbide::detail::matrix_operand("a", a_arg), carbide::detail::matrix_operand("b", b_arg));
 // STUBS: {"c", c.device_ptr(), c.bytes(), true},
 // STUBS: const carbide::LaunchConfig1D config(blocks, 128, 98304);
 // STUBS: void* args[] = {&c_arg, &a_arg, &b_arg, const_cast<void*>(static_cast<const void*>(&alpha))};

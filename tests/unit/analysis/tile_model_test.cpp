@@ -76,7 +76,7 @@ TEST(TileModel, ReductionRemovesItsAxisAndNumbersItsSite) {
 TEST(TilePlanner, ElementwiseAndRowKernelsGetBlockedLayoutsOfSixteenByteChunks) {
   const Planned planned = plan(kSoftmax);
   EXPECT_EQ(planned.only().plan.vector, 4);     // four floats
-  EXPECT_EQ(planned.only().plan.threads, 256);  // 1024 / 4 chunks
+  EXPECT_EQ(planned.only().plan.threads, 128);  // two of the row's 256 chunks a thread
   EXPECT_FALSE(planned.only().plan.gemm);
   EXPECT_TRUE(planned.only().plan.problems.empty());
 }

@@ -1,0 +1,131 @@
+// What carbide_bench's rows share: CUDA-event medians, the copy ceiling, result comparison and
+// the row records the table prints.
+#pragma once
+
+#include <carbide/runtime.hpp>
+
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <functional>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace bench {
+
+inline void check(cudaError_t result, const char* what) {
+  if (result != cudaSuccess) {
+    std::fprintf(stderr, "%s: %s\n", what, cudaGetErrorString(result));
+    std::exit(1);
+  }
+}
+
+// Median device milliseconds per launch: each sample times `batch` back-to-back launches
+// between two events, so the launches queue up and host-side launch cost (reported apart, by
+// host_us_per_launch) does not leave the GPU idle inside the measurement.
+inline double median_ms(const std::function<void()>& launch, int warmup = 10, int samples = 30,
+                 int batch = 10) {
+  for (int i = 0; i < warmup; ++i) launch();
+  check(cudaDeviceSynchronize(), "warm-up");
+  cudaEvent_t start, stop;
+  check(cudaEventCreate(&start), "cudaEventCreate");
+  check(cudaEventCreate(&stop), "cudaEventCreate");
+  std::vector<float> times;
+  for (int i = 0; i < samples; ++i) {
+    check(cudaEventRecord(start, nullptr), "cudaEventRecord");
+    for (int j = 0; j < batch; ++j) launch();
+    check(cudaEventRecord(stop, nullptr), "cudaEventRecord");
+    check(cudaEventSynchronize(stop), "cudaEventSynchronize");
+    float ms = 0;
+    check(cudaEventElapsedTime(&ms, start, stop), "cudaEventElapsedTime");
+    times.push_back(ms / batch);
+  }
+  cudaEventDestroy(start);
+  cudaEventDestroy(stop);
+  std::sort(times.begin(), times.end());
+  return times[times.size() / 2];
+}
+
+// Host microseconds to issue one launch, while the GPU is kept busy by the earlier ones.
+inline double host_us_per_launch(const std::function<void()>& launch, int launches = 200) {
+  check(cudaDeviceSynchronize(), "sync");
+  const auto start = std::chrono::steady_clock::now();
+  for (int i = 0; i < launches; ++i) launch();
+  const auto stop = std::chrono::steady_clock::now();
+  check(cudaDeviceSynchronize(), "sync");
+  return std::chrono::duration<double, std::micro>(stop - start).count() / launches;
+}
+
+template <class T>
+T* raw(const carbide::DeviceBuffer<T>& buffer) {
+  return reinterpret_cast<T*>(buffer.device_ptr());
+}
+
+inline std::vector<float> random_floats(std::size_t n, std::mt19937& generator) {
+  std::uniform_real_distribution<float> distribution(-1.f, 1.f);
+  std::vector<float> values(n);
+  for (float& v : values) v = distribution(generator);
+  return values;
+}
+
+// A copy of `bytes / 2` bytes moves `bytes` (read + write): the memory-bound ceiling.
+inline double copy_ms(double bytes) {
+  const std::size_t half = std::size_t(bytes / 2);
+  void *src = nullptr, *dst = nullptr;
+  check(cudaMalloc(&src, half), "cudaMalloc");
+  check(cudaMalloc(&dst, half), "cudaMalloc");
+  check(cudaMemset(src, 1, half), "cudaMemset");
+  const double ms = median_ms([&] { cudaMemcpyAsync(dst, src, half, cudaMemcpyDeviceToDevice, nullptr); });
+  cudaFree(src);
+  cudaFree(dst);
+  return ms;
+}
+
+inline double relative_difference(const std::vector<float>& result, const std::vector<float>& reference) {
+  double error = 0, norm = 0;
+  for (std::size_t i = 0; i < result.size(); ++i) {
+    error += (double(result[i]) - reference[i]) * (double(result[i]) - reference[i]);
+    norm += double(reference[i]) * reference[i];
+  }
+  return std::sqrt(error / norm);
+}
+
+struct Row {
+  std::string name;
+  double bytes;
+  double carbide_ms, twin_ms, copy_ms;
+  double carbide_host_us, twin_host_us;
+  double agreement = -1;  // relative L2 difference of the two outputs; < 0 when not compared
+};
+
+// `output` reads back the buffer both versions write: after one launch of each, the results
+// must agree (kernels that accumulate across launches pass none).
+inline Row measure(std::string name, double bytes, const std::function<void()>& carbide,
+            const std::function<void()>& twin,
+            const std::function<std::vector<float>()>& output = nullptr) {
+  Row row{std::move(name), bytes, median_ms(carbide), median_ms(twin), copy_ms(bytes), 0, 0};
+  if (output) {
+    carbide();
+    const std::vector<float> from_carbide = output();
+    twin();
+    row.agreement = relative_difference(from_carbide, output());
+  }
+  row.carbide_host_us = host_us_per_launch(carbide);
+  row.twin_host_us = host_us_per_launch(twin);
+  return row;
+}
+
+// A compute-bound row: the ceiling is cuBLAS on the same matrices, and the three results agree.
+struct GemmRow {
+  std::string name;
+  double flops;
+  double carbide_ms, twin_ms, cublas_ms;
+  double carbide_vs_cublas;  // relative L2 difference of the results
+};
+
+}  // namespace bench
