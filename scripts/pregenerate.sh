@@ -6,7 +6,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 carbide=${CARBIDE:-$root/build/translator/carbide}
 out=${1:?usage: pregenerate.sh DIR}
 for source in "$root"/samples/*/*.cpp "$root"/tests/gpu/gpu_kernels.cpp; do
-  grep -q CARBIDE_KERNEL "$source" || continue
+  grep -qE "CARBIDE_(TILE_)?KERNEL" "$source" || continue
   stem=$(basename "$source" .cpp)
   # The architectures its CMakeLists.txt gives carbide_add_kernels (none: the default set).
   archs=()
