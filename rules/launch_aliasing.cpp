@@ -62,6 +62,13 @@ const model::Kernel* launched_kernel(const clang::CXXMemberCallExpr* call,
   return nullptr;
 }
 
+// Parameters that name memory, and those the kernel writes: views, and a tile kernel's tensors
+// (its ct::out partitions are written, its ct::in tensors read).
+bool names_memory(model::ParamKind kind) {
+  return model::is_view(kind) || kind == model::ParamKind::TileOut || kind == model::ParamKind::TileIn;
+}
+bool is_written(model::ParamKind kind) { return model::is_exclusive(kind) || kind == model::ParamKind::TileOut; }
+
 class Finder : public clang::RecursiveASTVisitor<Finder> {
  public:
   Finder(const RuleContext& context, std::string_view rule) : context_(context), rule_(rule) {}
@@ -70,18 +77,19 @@ class Finder : public clang::RecursiveASTVisitor<Finder> {
     const clang::SourceManager& sources = context_.ast.getSourceManager();
     if (!sources.isInMainFile(sources.getExpansionLoc(call->getBeginLoc()))) return true;
     const model::Kernel* kernel = launched_kernel(call, context_.program);
-    // Arguments: the stream, the prepared launch (or config), then the kernel's parameters.
-    constexpr unsigned kLeading = 2;
+    // Arguments: the stream, the prepared launch (or config; not for a tile kernel, whose grid
+    // comes from its partitions), then the kernel's parameters.
+    const unsigned kLeading = kernel && kernel->is_tile ? 1 : 2;
     if (kernel == nullptr || call->getNumArgs() != kLeading + kernel->params.size()) return true;
     std::vector<std::optional<BufferName>> names;
     for (std::size_t i = 0; i < kernel->params.size(); ++i)
-      names.push_back(model::is_view(kernel->params[i].kind) ? buffer_name(call->getArg(kLeading + i))
+      names.push_back(names_memory(kernel->params[i].kind) ? buffer_name(call->getArg(kLeading + i))
                                                    : std::nullopt);
     for (std::size_t i = 0; i < names.size(); ++i) {
       for (std::size_t j = i + 1; j < names.size(); ++j) {
         if (!names[i] || !names[j] || !(*names[i] == *names[j])) continue;
-        const bool first_exclusive = model::is_exclusive(kernel->params[i].kind);
-        const bool second_exclusive = model::is_exclusive(kernel->params[j].kind);
+        const bool first_exclusive = is_written(kernel->params[i].kind);
+        const bool second_exclusive = is_written(kernel->params[j].kind);
         if (!first_exclusive && !second_exclusive) continue;  // two readers may share
         const model::Parameter& exclusive = first_exclusive ? kernel->params[i] : kernel->params[j];
         const model::Parameter& other = first_exclusive ? kernel->params[j] : kernel->params[i];
@@ -98,9 +106,10 @@ class Finder : public clang::RecursiveASTVisitor<Finder> {
     auto result = finding(
         rule_, diag::Severity::Error, call->getExprLoc(),
         "'" + buffer.path + "' is passed to exclusive parameter '" + exclusive.name +
-            "' and to parameter '" + other.name + "' of '" + kernel.qualified_name +
-            "'; threads writing their elements of '" + exclusive.name +
-            "' would race with threads using '" + other.name + "'. Pass distinct buffers",
+            "' and to parameter '" + other.name + "' of '" + kernel.qualified_name + "'; " +
+            (kernel.is_tile ? "tile blocks writing their tiles of '" : "threads writing their elements of '") +
+            exclusive.name + "' would race with " + (kernel.is_tile ? "tile blocks" : "threads") + " using '" +
+            other.name + "'. Pass distinct " + (kernel.is_tile ? "partitions" : "buffers"),
         call->getSourceRange());
     result.notes.push_back({buffer.root->getLocation(), "'" + buffer.root->getNameAsString() +
                                                             "' declared here"});
