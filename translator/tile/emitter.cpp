@@ -25,7 +25,8 @@ class Emitter {
     std::string text = "// " + kernel.qualified_name + ": tile kernel; the planner chose " +
                        std::to_string(plan_.threads) + " threads, " +
                        (plan_.gemm ? gemm_summary() : "tiles in chunks of " + std::to_string(plan_.vector) + " elements") +
-                       "\nextern \"C\" __global__ void __launch_bounds__(" + std::to_string(plan_.threads) + ") " +
+                       "\nextern \"C\" __global__ void __launch_bounds__(" + std::to_string(plan_.threads) +
+                       (plan_.min_blocks ? ", " + std::to_string(plan_.min_blocks) : "") + ") " +
                        kernel.entry_name + "(" + parameters() + ") {\n"
                        "  namespace ct = ::carbide::tile;\n  namespace ctd = ::carbide::tile::detail;\n";
     text += template_constants();

@@ -7,7 +7,12 @@
 namespace carbide::tile {
 namespace {
 
+// Also for row reductions: rows of 1024 chunks (4096 floats) measured 0.87 of the copy rate at
+// 256 threads (four chunks each) and 0.69 at 512 (bench/results/2026-12-03-h200-session8.md).
 constexpr int kMaxThreads = 256;
+// Row kernels are limited by how many blocks fit on an SM at once: asking ptxas for 1280 threads
+// of them (five blocks of 256) measured best for layernorm (bench/results/2026-12-03-tile-library.md).
+constexpr int kRowThreadsPerSM = 1280;
 constexpr int kVectorBytes = 16;  // one ld.global.v4 / st.global.v4
 
 void problem(TilePlan& plan, const Node& node, std::string message) {
@@ -114,6 +119,7 @@ void plan_blocked(TilePlan& plan, const TileKernel& kernel) {
   int threads = 32;
   while (threads * 2 <= kMaxThreads && threads * 2 <= wanted) threads *= 2;
   plan.threads = threads;
+  if (row_chunks > 0 && threads >= 256) plan.min_blocks = kRowThreadsPerSM / threads;
   for (const Node& node : kernel.nodes) {
     if (node.kind == NodeKind::Mma) problem(plan, node, "ct::mma is lowered in the k-loop form 'for (int k : ct::irange(pa.tiles(1))) acc = ct::mma(pa.load(i, k), pb.load(k, j), acc);' after 'auto acc = ct::zeros<float, ...>();'");
     if (node.kind == NodeKind::Transpose) problem(plan, node, "ct::transpose is not lowered yet; load the input in the order you need");

@@ -28,6 +28,7 @@ struct GemmPlan {
 struct TilePlan {
   int threads = 0;
   int vector = 1;  // elements per chunk of the blocked layout
+  int min_blocks = 0;  // __launch_bounds__'s second argument; 0 for none
   std::optional<GemmPlan> gemm;
   std::uint64_t dynamic_shared_bytes = 0;  // the GEMM's pipeline stages (the emitter asserts it)
   std::vector<Problem> problems;  // what the lowering cannot express yet

@@ -77,6 +77,7 @@ TEST(TilePlanner, ElementwiseAndRowKernelsGetBlockedLayoutsOfSixteenByteChunks) 
   const Planned planned = plan(kSoftmax);
   EXPECT_EQ(planned.only().plan.vector, 4);     // four floats
   EXPECT_EQ(planned.only().plan.threads, 128);  // two of the row's 256 chunks a thread
+  EXPECT_EQ(planned.only().plan.min_blocks, 0);  // fewer than 256 threads: no occupancy request
   EXPECT_FALSE(planned.only().plan.gemm);
   EXPECT_TRUE(planned.only().plan.problems.empty());
 }
