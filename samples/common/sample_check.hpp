@@ -39,6 +39,19 @@ double relative_error(const std::vector<Result>& result, const std::vector<doubl
   return norm > 0 ? std::sqrt(error / norm) : std::sqrt(error);
 }
 
+// The softmax of each row of a rows × cols row-major matrix, in float64.
+inline std::vector<double> row_softmax(const std::vector<float>& in, std::size_t rows, std::size_t cols) {
+  std::vector<double> expected(in.size());
+  for (std::size_t r = 0; r < rows; ++r) {
+    const float* row = &in[r * cols];
+    double largest = row[0], sum = 0;
+    for (std::size_t c = 1; c < cols; ++c) largest = std::fmax(largest, row[c]);
+    for (std::size_t c = 0; c < cols; ++c) sum += std::exp(double(row[c]) - largest);
+    for (std::size_t c = 0; c < cols; ++c) expected[r * cols + c] = std::exp(double(row[c]) - largest) / sum;
+  }
+  return expected;
+}
+
 // Prints the verdict; the process's exit status.
 inline int verdict(const char* what, double relative, double tolerance) {
   if (!(relative <= tolerance)) {

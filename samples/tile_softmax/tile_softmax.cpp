@@ -25,14 +25,7 @@ void softmax_rows(ct::out<float, ct::shape<1, B>> y, ct::in<float, 2> x) {
 
 int run(const tile_softmax::Module& module, const carbide::Stream& stream, std::size_t rows, std::size_t cols) {
   const std::vector<float> in = sample::random_floats(rows * cols, -8.f, 8.f);
-  std::vector<double> expected(in.size());
-  for (std::size_t r = 0; r < rows; ++r) {
-    const float* row = &in[r * cols];
-    double largest = row[0], sum = 0;
-    for (std::size_t c = 1; c < cols; ++c) largest = std::fmax(largest, row[c]);
-    for (std::size_t c = 0; c < cols; ++c) sum += std::exp(double(row[c]) - largest);
-    for (std::size_t c = 0; c < cols; ++c) expected[r * cols + c] = std::exp(double(row[c]) - largest) / sum;
-  }
+  const std::vector<double> expected = sample::row_softmax(in, rows, cols);
   const auto x = carbide::Tensor<float>::from_host(stream, in, {rows, cols});
   auto y = carbide::Tensor<float>::zeroed(stream, {rows, cols});
   auto tiles = std::move(y).partition(ct::shape<1, 4096>{});
