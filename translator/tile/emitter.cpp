@@ -113,7 +113,9 @@ class Emitter {
         return text + indent + "ctd::store(" + s.name + ", " + s.name + "_coord, " + expression(s.value) + ");\n";
       case StatementKind::Loop: {
         text += indent + "for (int " + s.name + " = 0; " + s.name + " < (" + s.text + "); ++" + s.name + ") {\n";
+        ++loop_depth_;
         for (std::size_t i = 0; i < s.body.size(); ++i) text += statement(s.body[i], i, indent + "  ");
+        --loop_depth_;
         return text + indent + "}\n";
       }
     }
@@ -174,8 +176,9 @@ class Emitter {
       case NodeKind::Cast:
         return "ctd::cast<" + node.type->element + ">(" + operands(node) + ")";
       case NodeKind::Reduce:
-        return "ctd::" + node.name + "<" + std::to_string(node.axis) + ", " + std::to_string(node.site) + ">(" +
-               operands(node) + ")";
+        // A reduction outside any loop runs once: its scratch needs no barrier against an earlier run.
+        return "ctd::" + node.name + "<" + std::to_string(node.axis) + ", " + std::to_string(node.site) +
+               (loop_depth_ > 0 ? "" : ", false") + ">(" + operands(node) + ")";
       case NodeKind::Bcast:
         return "ctd::bcast<" + std::to_string(node.axis) + ">(" + operands(node) + ")";
       case NodeKind::Reshape:
@@ -191,6 +194,7 @@ class Emitter {
   const TilePlan& plan_;
   const clang::SourceManager& sources_;
   std::string path_;
+  int loop_depth_ = 0;
 };
 
 }  // namespace

@@ -35,11 +35,27 @@ void softmax_rows(ct::out<float, ct::shape<1, B>> y, ct::in<float, 2> x) {
 // CU: #line [[@LINE-12]] "{{.*}}tile-kernels.cpp"
 // CU-NEXT: auto t = ctd::load<ct::shape<1, 1024>, L0>(x, y_coord, static_cast<float>(-INFINITY));
 // CU-NEXT: #line [[@LINE-13]] "{{.*}}tile-kernels.cpp"
-// CU-NEXT: auto e = ctd::exp((t - ctd::bcast<1>(ctd::reduce_max<1, 0>(t), t)));
+// CU-NEXT: auto e = ctd::exp((t - ctd::bcast<1>(ctd::reduce_max<1, 0, false>(t), t)));
 // CU-NEXT: #line [[@LINE-14]] "{{.*}}tile-kernels.cpp"
-// CU-NEXT: ctd::store(y, y_coord, (e / ctd::bcast<1>(ctd::reduce_sum<1, 1>(e), e)));
+// CU-NEXT: ctd::store(y, y_coord, (e / ctd::bcast<1>(ctd::reduce_sum<1, 1, false>(e), e)));
 // PTX: .entry carbide_kernels_softmax_rows_1024(
 // PTX: .reqntid 128, 1, 1
+
+// A reduction in a loop runs once an iteration: its scratch keeps the barrier against the
+// previous iteration's readers (no `, false`).
+CARBIDE_TILE_KERNEL
+void running_max(ct::out<float, ct::shape<1, 256>> y, ct::in<float, 2> x) {
+  auto [i, j] = y.coord();
+  auto px = x.partition(ct::shape<1, 256>{});
+  auto best = ct::full<float, ct::shape<1, 256>>(-INFINITY);
+  for (int k : ct::irange(px.tiles(1)))
+    best = ct::max(best, ct::bcast<1>(ct::reduce_max<1>(px.load(i, k)), best));
+  y.store(best);
+}
+// CU: for (int k = 0; k < (ctd::tile_count<1, 256>(x, 1)); ++k) {
+// CU-NEXT: #line [[@LINE-4]] "{{.*}}tile-kernels.cpp"
+// CU-NEXT: best = ctd::max(best, ctd::bcast<1>(ctd::reduce_max<1, 0>(ctd::load<ct::shape<1, 256>, L0>(x, {i, k}, static_cast<float>(0))), best));
+// CU-NEXT: }
 
 template <int BM, int BN, int BK>
 CARBIDE_TILE_KERNEL

@@ -1,6 +1,6 @@
 // Reductions of a blocked register tile along its last axis, and the broadcast back.
 //
-// reduce_{sum,max,min}<Axis, Site>(f): Axis must be the last axis. The result has the reduced
+// reduce_{sum,max,min}<Axis, Site, Repeated = true>(f): Axis must be the last axis. The result has the reduced
 // layout: one value per slot of f's layout, replicated over every thread whose chunks of that
 // slot lie in the same row, so bcast<Axis>(r, like) is register-local. How a row's chunks reach
 // each other depends on how many threads share it (kChunksPerRow = last extent / Vec):
@@ -10,9 +10,10 @@
 //   - a row longer than the block (several slots a thread): the thread's slots first, then all
 //     warps as above.
 // Site numbers the reduction in the kernel; each Site has its own scratch (a static __shared__
-// array in its own template instance). A call brackets its scratch use with two barriers, so that
-// a call repeated in a loop cannot overwrite partials another warp is still reading. The barriers
-// sit in uniform control flow because tile kernels have no thread-dependent branches.
+// array in its own template instance). A Repeated call (a site in a loop) brackets its scratch use
+// with two barriers, so that it cannot overwrite partials another warp is still reading from the
+// previous iteration; a site that runs once needs only the barrier between its writes and reads.
+// The barriers sit in uniform control flow because tile kernels have no thread-dependent branches.
 #pragma once
 
 #include <carbide/tile/block.hpp>
@@ -66,12 +67,13 @@ CARBIDE_TILE_UNROLL
 }
 
 // values[n] (already combined within each warp) combined over the Span consecutive warps that
-// hold the same row: through Site's scratch, one value per warp and n.
-template <class Op, int Site, int Warps, int Span, int N, class C>
+// hold the same row: through Site's scratch, one value per warp and n. A site that runs again
+// (in a loop) first waits until every thread has read its previous values.
+template <class Op, int Site, bool Repeated, int Warps, int Span, int N, class C>
 CARBIDE_TILE_DEVICE void combine_warps(C (&values)[N]) {
   C* scratch = reduction_scratch<Site, C, N * Warps>();
   const int warp = threadIdx.x / 32, first = warp / Span * Span;
-  __syncthreads();  // an earlier call of this site has finished reading
+  if constexpr (Repeated) __syncthreads();
   if (threadIdx.x % 32 == 0)
 CARBIDE_TILE_UNROLL
     for (int n = 0; n < N; ++n) scratch[n * Warps + warp] = values[n];
@@ -85,7 +87,7 @@ CARBIDE_TILE_UNROLL
   }
 }
 
-template <template <class> class OpOf, int Axis, int Site, class T, class Shape, int Threads, int Vec>
+template <template <class> class OpOf, int Axis, int Site, bool Repeated, class T, class Shape, int Threads, int Vec>
 CARBIDE_TILE_DEVICE reduced_frag_t<Axis, T, Shape, blocked<Threads, Vec>> reduce(
     const frag<T, Shape, blocked<Threads, Vec>>& f) {
   static_assert(Axis == Shape::rank - 1, "reductions run along the last axis only");
@@ -113,7 +115,7 @@ CARBIDE_TILE_UNROLL
       butterfly<Op, kChunksPerRow>(slot_values);
     } else {
       butterfly<Op, 32>(slot_values);
-      combine_warps<Op, Site, kWarps, kChunksPerRow / 32>(slot_values);
+      combine_warps<Op, Site, Repeated, kWarps, kChunksPerRow / 32>(slot_values);
     }
 CARBIDE_TILE_UNROLL
     for (int s = 0; s < L::kSlots; ++s) r.v[s] = convert<T>(slot_values[s]);
@@ -128,24 +130,24 @@ CARBIDE_TILE_UNROLL
       for (int s = 1; s < kSlotsPerRow; ++s) row_values[row] = Op::combine(row_values[row], slot_values[row * kSlotsPerRow + s]);
     }
     butterfly<Op, 32>(row_values);
-    if constexpr (kWarps > 1) combine_warps<Op, Site, kWarps, kWarps>(row_values);
+    if constexpr (kWarps > 1) combine_warps<Op, Site, Repeated, kWarps, kWarps>(row_values);
 CARBIDE_TILE_UNROLL
     for (int s = 0; s < L::kSlots; ++s) r.v[s] = convert<T>(row_values[s / kSlotsPerRow]);
   }
   return r;
 }
 
-template <int Axis, int Site, class T, class Shape, class Layout>
+template <int Axis, int Site, bool Repeated = true, class T, class Shape, class Layout>
 CARBIDE_TILE_DEVICE auto reduce_sum(const frag<T, Shape, Layout>& f) {
-  return reduce<reduce_sum_op, Axis, Site>(f);
+  return reduce<reduce_sum_op, Axis, Site, Repeated>(f);
 }
-template <int Axis, int Site, class T, class Shape, class Layout>
+template <int Axis, int Site, bool Repeated = true, class T, class Shape, class Layout>
 CARBIDE_TILE_DEVICE auto reduce_max(const frag<T, Shape, Layout>& f) {
-  return reduce<reduce_max_op, Axis, Site>(f);
+  return reduce<reduce_max_op, Axis, Site, Repeated>(f);
 }
-template <int Axis, int Site, class T, class Shape, class Layout>
+template <int Axis, int Site, bool Repeated = true, class T, class Shape, class Layout>
 CARBIDE_TILE_DEVICE auto reduce_min(const frag<T, Shape, Layout>& f) {
-  return reduce<reduce_min_op, Axis, Site>(f);
+  return reduce<reduce_min_op, Axis, Site, Repeated>(f);
 }
 
 // A reduced value re-expanded along Axis to `like`'s shape and layout: each slot's row value
