@@ -20,6 +20,8 @@ std::string problem(const model::Parameter& param) {
       return "is a carbide::span of mutable elements, which every thread could write";
     case UnsupportedParam::UnnameableScalar:
       return "has a type the generated launch API cannot name before your code";
+    case UnsupportedParam::TileElement:
+      return "is a tile tensor of '" + param.element_type + "'";
     case UnsupportedParam::None:
       break;
   }
@@ -40,6 +42,8 @@ std::string advice(const model::Parameter& param, bool pointee_const) {
     case UnsupportedParam::MutableSharedView:
       return "write carbide::span<const " + param.element_type +
              "> to read, or carbide::disjoint_span<" + param.element_type + "> to write";
+    case UnsupportedParam::TileElement:
+      return "tile tensors hold float, double, integers, ct::bf16 or ct::f16";
     case UnsupportedParam::UnnameableScalar:
       // A view's element (element_type is set) has no underlying integer to pass instead.
       return param.element_type.empty()

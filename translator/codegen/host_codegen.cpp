@@ -64,7 +64,8 @@ std::string host_parameter(const model::Parameter& param) {
     case ParamKind::Scalar:
       break;
     case ParamKind::Unsupported:
-      if (param.unsupported == model::UnsupportedParam::UnnameableScalar)
+      if (param.unsupported == model::UnsupportedParam::UnnameableScalar ||
+          param.unsupported == model::UnsupportedParam::TileElement)
         return "carbide::detail::unnameable_argument " + param.name;
       break;
   }

@@ -34,6 +34,7 @@ enum class UnsupportedParam {
   NotTriviallyCopyable,
   MutableSharedView,    // carbide::span<T> with a non-const T
   UnnameableScalar,     // a scalar type the generated API cannot declare
+  TileElement,          // a ct::in / ct::out of something other than numbers
 };
 
 // Views whose buffer no other argument of the same launch may share.

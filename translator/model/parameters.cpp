@@ -130,6 +130,15 @@ Parameter classify_parameter(const clang::ParmVarDecl* param, clang::ASTContext&
       tile && (tile->first == vocabulary::TileRecord::Out || tile->first == vocabulary::TileRecord::In) &&
       tile->second.size() == 2) {
     result.element_type = spell_argument(tile->second[0], context);
+    if (tile->second[0].getKind() == clang::TemplateArgument::Type) {
+      const clang::QualType element = tile->second[0].getAsType();
+      const auto* record = element->getAsCXXRecordDecl();
+      const bool sixteen_bit = record && (vocabulary::named_tile_element(record));
+      if (!element->isDependentType() && !element->isArithmeticType() && !sixteen_bit) {
+        result.unsupported = UnsupportedParam::TileElement;
+        return result;
+      }
+    }
     if (tile->first == vocabulary::TileRecord::Out) {
       result.kind = ParamKind::TileOut;
       result.tile_shape = spell_argument(tile->second[1], context);

@@ -167,6 +167,10 @@ bool is_handle_transfer(const clang::CXXMethodDecl* method) {
          (handle == TileHandle::Partition && method->getName() == "unpartition");
 }
 
+bool named_tile_element(const clang::CXXRecordDecl* record) {
+  return named(record, "carbide::tile::bf16") || named(record, "carbide::tile::f16");
+}
+
 std::optional<TileRecord> tile_record(const clang::CXXRecordDecl* record) {
   if (auto kind = kind_of(record, kTileRecords)) return TileRecord(*kind);
   return std::nullopt;

@@ -88,6 +88,8 @@ bool is_leader_claim(const clang::CXXMethodDecl* method);
 // The Tile path's vocabulary (<carbide/tile.hpp>, namespace carbide::tile).
 enum class TileRecord { Tile, Out, In, InPartition, Irange, Shape };
 std::optional<TileRecord> tile_record(const clang::CXXRecordDecl* record);
+// ct::bf16 and ct::f16, the element types of tiles besides the arithmetic ones.
+bool named_tile_element(const clang::CXXRecordDecl* record);
 
 enum class TileOp {
   Arithmetic,  // + - * /

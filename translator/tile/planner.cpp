@@ -34,6 +34,7 @@ std::optional<GemmPlan> match_gemm(const TileKernel& kernel) {
     const Node& b = kernel.node(mma.operands[1]);
     const Node& acc = kernel.node(mma.operands[2]);
     if (a.kind != NodeKind::Load || b.kind != NodeKind::Load || acc.kind != NodeKind::Value || acc.name != update.name ||
+        !a.type || !b.type || a.type->extents.size() != 2 || b.type->extents.size() != 2 ||
         a.index.size() != 2 || b.index.size() != 2 || a.index[1] != statement.name || b.index[0] != statement.name)
       continue;
     std::size_t declared = loop;

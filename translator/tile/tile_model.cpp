@@ -55,7 +55,9 @@ std::optional<std::vector<std::int64_t>> shape_extents(clang::QualType type) {
 TileType element_only(clang::QualType element, const clang::ASTContext& context) {
   TileType type;
   type.element = model::spell_type(element.getUnqualifiedType(), context);
-  type.element_bytes = int(context.getTypeSizeInChars(element).getQuantity());
+  // An incomplete element (a ct::in of a declared-only struct) has no size; Clang reports its use.
+  if (!element->isIncompleteType() && !element->isDependentType())
+    type.element_bytes = int(context.getTypeSizeInChars(element).getQuantity());
   return type;
 }
 
@@ -100,9 +102,14 @@ class ModelBuilder {
       const clang::QualType type = param.decl->getType();
       if (param.kind == model::ParamKind::TileOut) {
         if (auto tile = tile_type_of(type, context_)) kernel_.outs[param.name] = *tile;
+        else unsupported(param.decl, "'" + param.name + "' is a ct::out whose tile shape is not a ct::shape of constants");
       } else if (param.kind == model::ParamKind::TileIn) {
         const auto* spec = tile_specialization(type, TileRecord::In);
-        if (spec == nullptr) continue;
+        if (spec == nullptr || spec->getTemplateArgs().size() != 2 ||
+            spec->getTemplateArgs()[1].getKind() != clang::TemplateArgument::Integral) {
+          unsupported(param.decl, "'" + param.name + "' is a ct::in whose rank is not a constant");
+          continue;
+        }
         const TileType element = element_only(spec->getTemplateArgs()[0].getAsType(), context_);
         kernel_.ins[param.name] = {element.element, element.element_bytes,
                                    int(spec->getTemplateArgs()[1].getAsIntegral().getExtValue())};
@@ -121,7 +128,8 @@ class ModelBuilder {
   }
 
  private:
-  void unsupported(const clang::Stmt* where, std::string message) {
+  template <class Node>
+  void unsupported(const Node* where, std::string message) {
     kernel_.problems.push_back({Problem::Kind::Unsupported, where->getBeginLoc(), where->getSourceRange(), std::move(message)});
   }
   void shape_problem(const clang::Expr* where, std::string message) {
@@ -195,9 +203,14 @@ class ModelBuilder {
     }
     if (const auto* loop = llvm::dyn_cast<clang::CXXForRangeStmt>(statement)) return read_loop(loop, out);
     if (const auto* expr = llvm::dyn_cast<clang::Expr>(statement)) return read_expression_statement(expr, out);
+    if (llvm::isa<clang::ForStmt, clang::WhileStmt, clang::DoStmt>(statement))
+      return unsupported(statement, "a loop in a tile kernel runs over tiles with 'for (int k : ct::irange(n))'");
+    if (llvm::isa<clang::IfStmt, clang::SwitchStmt, clang::ConditionalOperator>(statement))
+      return unsupported(statement, "a tile kernel says what the whole tile block does and has no branches; "
+                                    "choose between tiles with ct::select");
     unsupported(statement, "a tile kernel says what the whole tile block does, so its statements are "
                            "declarations, assignments of tiles, stores and 'for (int k : ct::irange(n))' "
-                           "loops; this statement is none of them (for a choice between tiles, write ct::select)");
+                           "loops; this statement is none of them");
   }
 
   void read_declaration(const clang::Decl* decl, const clang::Stmt* statement, std::vector<Statement>& out) {

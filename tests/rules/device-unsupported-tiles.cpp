@@ -1,0 +1,66 @@
+// carbide-device-unsupported in tile kernels: what the tile lowering cannot express is reported at
+// the construct, never guessed; carbide-kernel-signature reports a tile tensor of records.
+// RUN: not %carbide check %s 2> %t.err
+// RUN: FileCheck %s --implicit-check-not=error: < %t.err
+#include <carbide/carbide.hpp>
+#include <carbide/tile.hpp>
+
+namespace ct = carbide::tile;
+
+struct Particle {
+  float x, y;
+};
+
+namespace kernels {
+
+ct::tile<float, ct::shape<64>> twice(const ct::tile<float, ct::shape<64>>& t) { return t * 2.0f; }
+
+CARBIDE_TILE_KERNEL
+void helper_call(ct::out<float, ct::shape<64>> y, ct::in<float, 1> x) {
+  y.store(twice(ct::load_like(x, y)));
+}
+// CHECK: device-unsupported-tiles.cpp:[[@LINE-2]]:11: error: in tile kernel 'kernels::helper_call': 'twice(ct::load_like(x, y))' makes a tile with something other than the ops of <carbide/tile.hpp>; the translator lowers only those [carbide-device-unsupported]
+
+CARBIDE_TILE_KERNEL
+void branch(ct::out<float, ct::shape<64>> y, ct::in<float, 1> x, int flag) {
+  if (flag) y.store(ct::load_like(x, y));
+}
+// CHECK: device-unsupported-tiles.cpp:[[@LINE-2]]:3: error: in tile kernel 'kernels::branch': a tile kernel says what the whole tile block does and has no branches; choose between tiles with ct::select [carbide-device-unsupported]
+
+CARBIDE_TILE_KERNEL
+void plain_loop(ct::out<float, ct::shape<64>> y, ct::in<float, 1> x) {
+  auto t = ct::load_like(x, y);
+  for (int i = 0; i < 3; ++i) t = t * 2.0f;
+  y.store(t);
+}
+// CHECK: device-unsupported-tiles.cpp:[[@LINE-3]]:3: error: in tile kernel 'kernels::plain_loop': a loop in a tile kernel runs over tiles with 'for (int k : ct::irange(n))' [carbide-device-unsupported]
+
+CARBIDE_TILE_KERNEL
+void column_sums(ct::out<float, ct::shape<64>> y, ct::in<float, 2> x) {
+  auto [j] = y.coord();
+  auto px = x.partition(ct::shape<4, 64>{});
+  y.store(ct::reduce_sum<0>(px.load(0, j)));
+}
+// CHECK: device-unsupported-tiles.cpp:[[@LINE-2]]:11: error: in tile kernel 'kernels::column_sums': reductions are lowered along the last axis only; this one is along axis 0 of shape<4, 64> [carbide-device-unsupported]
+
+CARBIDE_TILE_KERNEL
+void records(ct::out<float, ct::shape<64>> y, ct::in<Particle, 1> particles) {
+  y.store(ct::zeros<float, ct::shape<64>>());
+}
+// CHECK: device-unsupported-tiles.cpp:[[@LINE-3]]:47: error: parameter 'particles' of kernel 'kernels::records' is a tile tensor of 'Particle'; tile tensors hold float, double, integers, ct::bf16 or ct::f16 [carbide-kernel-signature]
+
+// Good: nested irange loops, a reduction in a loop, select for a choice.
+CARBIDE_TILE_KERNEL
+void clipped_row_sums(ct::out<float, ct::shape<1, 64>> y, ct::in<float, 2> x) {
+  auto [i, j] = y.coord();
+  auto px = x.partition(ct::shape<1, 64>{});
+  auto sum = ct::zeros<float, ct::shape<1, 64>>();
+  for (int pass : ct::irange(2))
+    for (int k : ct::irange(px.tiles(1))) {
+      auto t = px.load(i, k);
+      sum = sum + ct::select(t > 0.0f, t, ct::zeros<float, ct::shape<1, 64>>());
+    }
+  y.store(sum - ct::bcast<1>(ct::reduce_max<1>(sum), sum));
+}
+
+}  // namespace kernels
