@@ -102,8 +102,9 @@ void plan_blocked(TilePlan& plan, const TileKernel& kernel) {
   }
   for (const auto& [name, type] : kernel.outs) narrowest = std::min(narrowest, std::max(1, type.element_bytes));
   int vector = kVectorBytes / narrowest;
+  // Every tile made in the blocked layout: loaded, made by a factory, or reshaped into.
   for (const Node& node : kernel.nodes)
-    if (node.type && (node.kind == NodeKind::Load || node.kind == NodeKind::Factory))
+    if (node.type && (node.kind == NodeKind::Load || node.kind == NodeKind::Factory || node.kind == NodeKind::Reshape))
       while (vector > 1 && node.type->last() % vector) vector /= 2;
   for (const auto& [name, type] : kernel.outs)
     while (vector > 1 && type.last() % vector) vector /= 2;

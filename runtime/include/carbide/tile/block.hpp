@@ -143,6 +143,18 @@ CARBIDE_TILE_DEVICE frag<T, Shape, Layout> iota() {
   return f;
 }
 
+// The same elements in row-major order as a tile of another shape. The blocked layout deals out
+// row-major chunks whatever the shape, so with Vec dividing both last extents every thread already
+// holds its elements of the new shape, in the same registers.
+template <class To, class T, class Shape, int Threads, int Vec>
+CARBIDE_TILE_HD frag<T, To, blocked<Threads, Vec>> reshape(const frag<T, Shape, blocked<Threads, Vec>>& a) {
+  static_assert(To::size == Shape::size, "reshape keeps the element count");
+  frag<T, To, blocked<Threads, Vec>> r;
+  static_assert(r.kCount == a.kCount, "both shapes deal out the same chunks");
+  for (int i = 0; i < r.kCount; ++i) r.v[i] = a.v[i];
+  return r;
+}
+
 // blockIdx.x as tile coordinates over out.tiles, the last axis fastest. The tile counts fit in
 // int (the grid is at most 2^31 - 1 blocks), so the divisions are 32-bit.
 template <class T, int Rank>

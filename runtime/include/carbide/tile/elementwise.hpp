@@ -118,6 +118,12 @@ CARBIDE_TILE_DEVICE float rsqrt(float x) { return ::rsqrtf(x); }
 CARBIDE_TILE_DEVICE double rsqrt(double x) { return ::rsqrt(x); }
 CARBIDE_TILE_DEVICE float tanh(float x) { return ::tanhf(x); }
 CARBIDE_TILE_DEVICE double tanh(double x) { return ::tanh(x); }
+CARBIDE_TILE_DEVICE float abs(float x) { return ::fabsf(x); }
+CARBIDE_TILE_DEVICE double abs(double x) { return ::fabs(x); }
+template <class I, std::enable_if_t<std::is_integral_v<I>, int> = 0>
+CARBIDE_TILE_DEVICE I abs(I x) {
+  return x < 0 ? -x : x;
+}
 CARBIDE_TILE_DEVICE float max(float x, float y) { return ::fmaxf(x, y); }
 CARBIDE_TILE_DEVICE double max(double x, double y) { return ::fmax(x, y); }
 template <class I, std::enable_if_t<std::is_integral_v<I>, int> = 0>
@@ -145,6 +151,7 @@ CARBIDE_TILE_UNARY_FUNCTION(log)
 CARBIDE_TILE_UNARY_FUNCTION(sqrt)
 CARBIDE_TILE_UNARY_FUNCTION(rsqrt)
 CARBIDE_TILE_UNARY_FUNCTION(tanh)
+CARBIDE_TILE_UNARY_FUNCTION(abs)
 #undef CARBIDE_TILE_UNARY_FUNCTION
 
 template <class A, class B, std::enable_if_t<elementwise_operands_v<A, B>, int> = 0>
