@@ -292,9 +292,13 @@ CARBIDE_TILE_DEVICE void store_chunk(T* to, const T* from) {
   if constexpr (kBytes % 16 == 0) {
     CARBIDE_TILE_UNROLL
     for (int q = 0; q < kBytes / 16; ++q) {
-      uint4 bits;
-      std::memcpy(&bits, reinterpret_cast<const char*>(from) + 16 * q, 16);
-      reinterpret_cast<uint4*>(to)[q] = bits;
+      // One st.global.v4 in inline PTX, as CUTLASS writes it: through a plain uint4 store, nvcc
+      // split the chunks of a computed tile (softmax's e / sum) into four 4-byte stores.
+      std::uint32_t words[4];
+      std::memcpy(words, reinterpret_cast<const char*>(from) + 16 * q, 16);
+      asm volatile("st.global.v4.b32 [%0], {%1, %2, %3, %4};\n" ::"l"(reinterpret_cast<uint4*>(to) + q),
+                   "r"(words[0]), "r"(words[1]), "r"(words[2]), "r"(words[3])
+                   : "memory");
     }
   } else if constexpr (!std::is_void_v<typename chunk_bits<kBytes>::type>) {
     using bits_t = typename chunk_bits<kBytes>::type;
