@@ -31,7 +31,7 @@ CARBIDE_DEVICE T reduce_add(T value) {
 
 // The sum over lanes 0..lane, to each lane (an inclusive scan of the warp).
 template <class T>
-CARBIDE_DEVICE T inclusive_scan_add(T value) {
+CARBIDE_DEVICE T inclusive_scan_add([[maybe_unused]] T value) {
 #if defined(__CUDACC__)
   const unsigned lane = thread::flat_thread_index() & 31u;
   for (unsigned delta = 1; delta < 32; delta <<= 1) {
