@@ -21,6 +21,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <optional>
 #include <type_traits>
 
 namespace carbide::tile {
@@ -49,6 +50,12 @@ std::int64_t offset(const std::array<std::int64_t, N>& index) {
   for (std::size_t axis = 0; axis < N; ++axis) at = at * S::extent(int(axis)) + index[axis];
   return at;
 }
+// The offset in a row-major tensor of `extent` of element `i` of the tile of shape S at
+// `tile_index`; nullopt when it lies outside the tensor (an edge tile).
+template <class S, std::size_t R, class Index>
+std::optional<std::int64_t> element_offset(const Index& tile_index, const std::array<std::int64_t, R>& extent,
+                                           std::int64_t i);
+
 template <class S>
 std::array<std::int64_t, S::rank> unravel(std::int64_t at) {
   std::array<std::int64_t, S::rank> index{};
@@ -57,6 +64,18 @@ std::array<std::int64_t, S::rank> unravel(std::int64_t at) {
     at /= S::extent(axis);
   }
   return index;
+}
+template <class S, std::size_t R, class Index>
+std::optional<std::int64_t> element_offset(const Index& tile_index, const std::array<std::int64_t, R>& extent,
+                                           std::int64_t i) {
+  const auto within = unravel<S>(i);
+  std::int64_t at = 0;
+  for (std::size_t axis = 0; axis < R; ++axis) {
+    const std::int64_t x = std::int64_t(tile_index[axis]) * S::extent(int(axis)) + within[axis];
+    if (x >= extent[axis]) return std::nullopt;
+    at = at * extent[axis] + x;
+  }
+  return at;
 }
 }  // namespace detail
 
@@ -106,15 +125,8 @@ class in_partition {
   tile<T, S> load_at(const std::array<std::int64_t, Rank>& tile_index, T fill) const {
     tile<T, S> t;
     for (std::int64_t i = 0; i < S::size; ++i) {
-      const auto within = detail::unravel<S>(i);
-      std::int64_t at = 0;
-      bool inside = true;
-      for (int axis = 0; axis < Rank; ++axis) {
-        const std::int64_t x = tile_index[std::size_t(axis)] * S::extent(axis) + within[std::size_t(axis)];
-        inside = inside && x < extent_[std::size_t(axis)];
-        at = at * extent_[std::size_t(axis)] + x;
-      }
-      t[i] = inside ? data_[at] : fill;
+      const auto at = detail::element_offset<S>(tile_index, extent_, i);
+      t[i] = at ? data_[*at] : fill;
     }
     return t;
   }
@@ -160,17 +172,8 @@ class out {
   template <class S2>
   void store(const tile<T, S2>& t) {
     static_assert(detail::same_shape_v<S, S2>, "a stored tile has its out's shape");
-    for (std::int64_t i = 0; i < S::size; ++i) {
-      const auto within = detail::unravel<S>(i);
-      std::int64_t at = 0;
-      bool inside = true;
-      for (int axis = 0; axis < kRank; ++axis) {
-        const std::int64_t x = std::int64_t(coord_[std::size_t(axis)]) * S::extent(axis) + within[std::size_t(axis)];
-        inside = inside && x < extent_[std::size_t(axis)];
-        at = at * extent_[std::size_t(axis)] + x;
-      }
-      if (inside) data_[at] = t[i];
-    }
+    for (std::int64_t i = 0; i < S::size; ++i)
+      if (const auto at = detail::element_offset<S>(coord_, extent_, i)) data_[*at] = t[i];
   }
 
  private:
