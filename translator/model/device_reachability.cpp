@@ -109,6 +109,13 @@ class Collector : public clang::RecursiveASTVisitor<Collector> {
     reference_type_decl(type->getDecl());
     return true;
   }
+  // `ct::bf16` through the user's `namespace ct = carbide::tile;`: the alias comes along.
+  bool TraverseNestedNameSpecifierLoc(clang::NestedNameSpecifierLoc qualifier) {
+    for (clang::NestedNameSpecifierLoc each = qualifier; each; each = each.getPrefix())
+      if (const clang::NamespaceAliasDecl* alias = each.getNestedNameSpecifier()->getAsNamespaceAlias())
+        note_top_level(alias);
+    return RecursiveASTVisitor::TraverseNestedNameSpecifierLoc(qualifier);
+  }
   bool VisitTemplateSpecializationType(clang::TemplateSpecializationType* type) {
     if (auto* named = type->getTemplateName().getAsTemplateDecl()) reference_type_decl(named);
     return true;

@@ -5,6 +5,7 @@
 
 #include <carbide/annotations.hpp>
 #include <carbide/cuda_idioms.hpp>
+#include <carbide/tile/types.hpp>  // ct::bf16 and ct::f16, elements of views as of tiles
 
 #include <cstddef>
 #include <cstdint>
