@@ -69,6 +69,10 @@ void instantiate_launched_kernels(clang::ASTUnit& ast) {
   unit_scope.setEntity(context.getTranslationUnitDecl());
   clang::Scope* const previous_scope = sema.TUScope;
   if (previous_scope == nullptr) sema.TUScope = &unit_scope;
+  // The instances' diagnostics come after the parse ended its source file, when the printer has
+  // given up its language options; reopen it around them, or printing one dereferences nothing.
+  clang::DiagnosticConsumer* printer = ast.getDiagnostics().getClient();
+  if (printer != nullptr) printer->BeginSourceFile(ast.getLangOpts(), &ast.getPreprocessor());
   TemplateFinder finder(context.getSourceManager());
   finder.TraverseDecl(context.getTranslationUnitDecl());
   for (clang::FunctionTemplateDecl* kernel : finder.kernels) {
@@ -80,6 +84,7 @@ void instantiate_launched_kernels(clang::ASTUnit& ast) {
     }
   }
   sema.PerformPendingInstantiations();
+  if (printer != nullptr) printer->EndSourceFile();
   sema.TUScope = previous_scope;
 }
 
