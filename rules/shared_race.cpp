@@ -165,11 +165,14 @@ bool affinely_distinct(const analysis::ThreadValues& values, const Located& a, c
 }
 
 // The second tier, where the first cannot decide: the SMT solver.
-bool provably_distinct(const analysis::ThreadValues& values, const analysis::SlotSolver& solver,
-                       const Located& a, const Located& b) {
+bool provably_distinct(const analysis::ThreadValues& values, const analysis::BarrierPhases& phases,
+                       const analysis::SlotSolver& solver, const Located& a, const Located& b) {
   const auto changing = changing_between_iterations(values, a, b);
-  return affinely_distinct(values, a, b, changing) ||
-         solver.proves_distinct(*a.access, *b.access, changing);
+  if (affinely_distinct(values, a, b, changing)) return true;
+  const std::vector<const clang::Stmt*> last_iteration_of[2] = {
+      analysis::loops_ended_between(phases, *a.access, *b.access),
+      analysis::loops_ended_between(phases, *b.access, *a.access)};
+  return solver.proves_distinct(*a.access, *b.access, changing, last_iteration_of);
 }
 
 std::string describe(const clang::ASTContext& ast, const SharedAccess& access) {
@@ -234,7 +237,7 @@ void SharedRaceRule::check(const RuleContext& context) {
         if (a.tile != b.tile || !(a.writes || b.writes) || (a.atomic && b.atomic)) continue;
         if (i == j && !a.writes) continue;
         if (!analysis::may_share_phase(a, b)) continue;
-        if (provably_distinct(values, solver, accesses[i], accesses[j])) continue;
+        if (provably_distinct(values, phases, solver, accesses[i], accesses[j])) continue;
         // Report the read when one side only reads, else the later write; once per access.
         const SharedAccess& at = !b.writes ? b : !a.writes ? a : b;
         const SharedAccess& other = &at == &a ? b : a;

@@ -477,7 +477,8 @@ void leader_reads_its_own_sum(carbide::span<const float> in, carbide::disjoint_s
   if (float* sum = sums.get_mut_block(lid)) *sum = tile[0];
 }
 
-// Bad: the leader reads slot 1, which thread 1 wrote in the same phase.
+// Bad: the tree stops at two partial sums (s = 2 is its last step), and the leader reads
+// slot 1, which thread 1 writes in that last step's phase.
 CARBIDE_KERNEL
 CARBIDE_LAUNCH_CONTRACT(domain = 1, block = (kBlock, 1, 1))
 void leader_reads_another_slot(carbide::span<const float> in, carbide::disjoint_span<float> sums) {
@@ -485,7 +486,7 @@ void leader_reads_another_slot(carbide::span<const float> in, carbide::disjoint_
   auto tile = carbide::block::shared<float, kBlock>();
   const std::size_t i = carbide::thread::index_1d().get();
   tile[lid] = i < in.size() ? in[i] : 0.f;
-  for (unsigned s = kBlock / 2; s > 0; s >>= 1) {
+  for (unsigned s = kBlock / 2; s > 1; s >>= 1) {
     carbide::block::sync();
     if (lid.get() < s) tile[lid.get()] += tile[lid.get() + s];
   }
@@ -638,6 +639,70 @@ void barrier_in_empty_loop(carbide::disjoint_span<float> out, unsigned rounds) {
   // CHECK: shared-race.cpp:[[@LINE-1]]:41: error: 'tile[(lid.get() + 1) % kBlock]' reads a slot of 'tile' that another thread may write in this barrier phase
   // CHECK: note: the write in the same phase
   // CHECK: note: the checker could not prove
+}
+
+// Good: Blelloch's work-efficient scan of 2 · kBlock elements. `offset` doubles while d halves,
+// so each thread's pair offset·(2t + 1) − 1, offset·(2t + 2) − 1 is its own; the clear after
+// the up-sweep meets only its last iteration, where thread 0 alone writes the last slot.
+CARBIDE_KERNEL
+CARBIDE_LAUNCH_CONTRACT(domain = 1, block = (kBlock, 1, 1))
+void blelloch_scan(carbide::span<const float> in, carbide::disjoint_span<float> out) {
+  constexpr unsigned n = 2 * kBlock;
+  auto idx = carbide::thread::index_1d();
+  const unsigned t = carbide::thread::thread_idx().x;
+  auto tree = carbide::block::shared<float, n>();
+  tree[2 * t] = in[2 * idx.get()];
+  tree[2 * t + 1] = in[2 * idx.get() + 1];
+  unsigned offset = 1;
+  for (unsigned d = n >> 1; d > 0; d >>= 1) {
+    carbide::block::sync();
+    if (t < d) tree[offset * (2 * t + 2) - 1] += tree[offset * (2 * t + 1) - 1];
+    offset *= 2;
+  }
+  if (t == 0) tree[n - 1] = 0;
+  for (unsigned d = 1; d < n; d *= 2) {
+    offset >>= 1;
+    carbide::block::sync();
+    if (t < d) {
+      const float left = tree[offset * (2 * t + 1) - 1];
+      tree[offset * (2 * t + 1) - 1] = tree[offset * (2 * t + 2) - 1];
+      tree[offset * (2 * t + 2) - 1] += left;
+    }
+  }
+  carbide::block::sync();
+  if (auto mine = out.get_mut_chunk<2>(idx)) {
+    mine[0] = tree[2 * t];
+    mine[1] = tree[2 * t + 1];
+  }
+}
+
+// The same down-sweep one level too deep: in its last iteration offset is 0, and every thread
+// below d reads and writes slot offset·(2t + 1) − 1 = −1 (wrapped).
+CARBIDE_KERNEL
+CARBIDE_LAUNCH_CONTRACT(domain = 1, block = (kBlock, 1, 1))
+void blelloch_one_level_too_deep(carbide::disjoint_span<float> out) {
+  constexpr unsigned n = 2 * kBlock;
+  auto idx = carbide::thread::index_1d();
+  const unsigned t = carbide::thread::thread_idx().x;
+  auto tree = carbide::block::shared<float, n>();
+  tree[2 * t] = 1.f;
+  tree[2 * t + 1] = 1.f;
+  unsigned offset = n;
+  for (unsigned d = 1; d < 2 * n; d *= 2) {
+    offset >>= 1;
+    carbide::block::sync();
+    if (t < d) {
+      const float left = tree[offset * (2 * t + 1) - 1];
+      // CHECK: shared-race.cpp:[[@LINE-1]]:26: error: 'tree[offset * (2 * t + 1) - 1]' reads a slot of 'tree' that another thread may write in this barrier phase
+      tree[offset * (2 * t + 1) - 1] = tree[offset * (2 * t + 2) - 1];
+      // CHECK: shared-race.cpp:[[@LINE-1]]:7: error: 'tree[offset * (2 * t + 1) - 1]' may write the same slot of 'tree' from different threads
+      // CHECK: shared-race.cpp:[[@LINE-2]]:40: error: 'tree[offset * (2 * t + 2) - 1]' reads a slot of 'tree'
+      tree[offset * (2 * t + 2) - 1] += left;
+      // CHECK: shared-race.cpp:[[@LINE-1]]:7: error: 'tree[offset * (2 * t + 2) - 1]' and 'tree[offset * (2 * t + 1) - 1]' may write the same slot of 'tree' from different threads in one barrier phase
+    }
+  }
+  carbide::block::sync();
+  if (float* o = out.get_mut(idx)) *o = tree[t];
 }
 
 }  // namespace kernels

@@ -9,6 +9,8 @@
 #include <clang/AST/StmtCXX.h>
 
 #include <algorithm>
+#include <iterator>
+#include <optional>
 
 namespace carbide::analysis {
 namespace {
@@ -107,6 +109,7 @@ class Walker {
 
   BarrierPhases run(const clang::Stmt* body) {
     walk(body, {"entry"});
+    result_.loops = std::move(loop_ids_);
     return std::move(result_);
   }
 
@@ -277,6 +280,37 @@ bool may_share_phase(const SharedAccess& a, const SharedAccess& b) {
     for (const std::string& y : b.phases)
       if (extends(x, y) || extends(y, x)) return true;
   return false;
+}
+
+std::vector<const clang::Stmt*> loops_ended_between(const BarrierPhases& phases, const SharedAccess& inner,
+                                                    const SharedAccess& outer) {
+  std::optional<std::set<std::size_t>> common;  // the loops every shared phase runs past
+  for (const std::string& x : inner.phases)
+    for (const std::string& y : outer.phases) {
+      if (!extends(y, x) && !extends(x, y)) continue;
+      // Only "^x<loop>" segments may follow the inner access's phase.
+      std::set<std::size_t> ended;
+      if (y.size() <= x.size()) return {};
+      llvm::StringRef rest = llvm::StringRef(y).drop_front(x.size());
+      while (!rest.empty()) {
+        if (!rest.consume_front("^x")) return {};
+        std::size_t loop = 0;
+        if (rest.consumeInteger(10, loop)) return {};
+        ended.insert(loop);
+      }
+      if (!common) {
+        common = ended;
+      } else {
+        std::set<std::size_t> both;
+        std::set_intersection(common->begin(), common->end(), ended.begin(), ended.end(),
+                              std::inserter(both, both.begin()));
+        common = both;
+      }
+    }
+  std::vector<const clang::Stmt*> loops;
+  for (std::size_t loop : common.value_or(std::set<std::size_t>{}))
+    if (loop < phases.loops.size()) loops.push_back(phases.loops[loop]);
+  return loops;
 }
 
 BarrierPhases find_barrier_phases(const ThreadValues& values) {

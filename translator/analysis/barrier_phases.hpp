@@ -35,7 +35,14 @@ bool may_share_phase(const SharedAccess& a, const SharedAccess& b);
 struct BarrierPhases {
   std::vector<SharedAccess> accesses;
   std::vector<const clang::CallExpr*> barriers;
+  std::vector<const clang::Stmt*> loops;  // by the number their phase names use
 };
+
+// The loops, `inner` inside them, whose end every phase `inner` shares with `outer` runs past:
+// `inner` then ran in each one's last iteration, since the phase after a loop's last barrier
+// goes on past the loop only from the iteration whose next test fails.
+std::vector<const clang::Stmt*> loops_ended_between(const BarrierPhases& phases, const SharedAccess& inner,
+                                                    const SharedAccess& outer);
 
 class ThreadValues;
 BarrierPhases find_barrier_phases(const ThreadValues& values);

@@ -1,5 +1,6 @@
 #include "analysis/slot_solver.hpp"
 
+#include "analysis/loop_steps.hpp"
 #include "analysis/value_sets.hpp"
 #include "model/vocabulary.hpp"
 
@@ -9,6 +10,7 @@
 #include <llvm/Support/SMTAPI.h>
 
 #include <map>
+#include <utility>
 #include <optional>
 
 namespace carbide::analysis {
@@ -62,6 +64,22 @@ class Encoder {
     }
   }
 
+  // The access runs in the loop's last iteration: the test after this iteration's step fails.
+  void constrain_last_iteration(const clang::Stmt* statement, int side) {
+    const auto* loop = llvm::dyn_cast<clang::ForStmt>(statement);
+    const clang::VarDecl* counter = loop ? analysis::loop_counter(values_, loop) : nullptr;
+    if (counter == nullptr || loop->getCond() == nullptr) return;
+    const int owner = values_.uniformity(loop->getCond()) == Uniformity::Uniform &&
+                              !variant_.count(symbol_key(counter))
+                          ? kShared
+                          : side;
+    const auto motion = counter_motion(counter, *loop, owner, 0);
+    if (!motion) return;
+    const Term next = moved(*motion, solver_.mkBVAdd(iteration(loop, owner), constant(1, 64)));
+    if (auto test = truth_with(loop->getCond(), counter, next, owner == kShared ? 0 : side))
+      solver_.addConstraint(solver_.mkNot(*test));
+  }
+
  private:
   unsigned width(clang::QualType type) const {
     return unsigned(values_.context().getIntWidth(type.getCanonicalType()));
@@ -108,6 +126,7 @@ class Encoder {
 
   std::optional<Term> value(const clang::Expr* expr, int side, int depth) {
     if (depth > kMaxDepth || expr == nullptr || !is_integer(expr)) return std::nullopt;
+    if (!bound_.empty()) return encode(expr, side, depth);  // a value under substitution
     const auto key = std::make_pair(expr, side);
     if (auto found = values_memo_.find(key); found != values_memo_.end()) return found->second;
     auto term = encode(expr, side, depth);
@@ -208,8 +227,9 @@ class Encoder {
       return block_value(symbol_key(var), bits);
     }
     const int owner = uniform && !changes ? kShared : side;
+    if (auto bound = bound_.find(var); bound != bound_.end()) return bound->second;
     if (const clang::ForStmt* loop = values_.counted_loop(var))
-      return loop_counter(var, *loop, owner, depth);
+      return counter_value(var, *loop, owner, depth);
     // A variable given its value once stands for its initializer.
     if (const clang::Expr* init = values_.sole_initializer(var))
       return value_as(init, var->getType(), side, depth + 1);
@@ -222,6 +242,9 @@ class Encoder {
           assign && assign->getOpcode() == clang::BO_Assign)
         return value_as(assign->getRHS(), var->getType(), side, depth + 1);
     }
+    // A variable loops step in time with their counters (Blelloch's `offset`).
+    if (auto stepped = stepped_value(values_, ref))
+      if (auto term = stepped_term(*stepped, var, owner, depth)) return term;
     // ...and elsewhere one of the few values its definitions can produce (0 or 1 for a
     // double buffer's `pout = 1 - pout`), the same for both threads where it is uniform.
     if (auto possible = value_sets_.of(var)) return one_of(*possible, ref, owner, bits);
@@ -259,75 +282,156 @@ class Encoder {
     return nullptr;
   }
 
-  // A counter declared in a for loop's head: a fresh value that starts at the initializer and
-  // moves by the loop's step (a constant stride, or doubling and halving). The loop's condition
-  // reaches the access as a path condition.
-  std::optional<Term> loop_counter(const clang::VarDecl* var, const clang::ForStmt& loop, int owner, int depth) {
-    if (auto found = variables_.find({var, owner}); found != variables_.end()) return found->second;
-    const Term counter = variable_symbol(var, owner);
+  // How a loop moves a counter or a stepped variable: an addend each iteration, or a shift.
+  struct Motion {
+    Term start;
+    Step::Kind kind = Step::Kind::Add;
+    Term amount;  // Add: the signed addend in the value's width; shifts: bits per step, 64-bit
+    unsigned bits = 32;
+    bool is_signed = false;
+    bool toward_zero = false;  // a signed `/= 2^c`
+    bool down = false;         // Add: the addend is negative
+  };
+
+  Motion motion_of(const Step& step, Term start, unsigned bits, bool is_signed) {
+    Motion motion{start, step.kind, {}, bits, is_signed, step.toward_zero, step.amount < 0};
+    motion.amount = step.kind == Step::Kind::Add ? constant(std::uint64_t(step.amount), bits)
+                                                 : constant(std::uint64_t(step.amount), 64);
+    return motion;
+  }
+
+  // The value after `count` (64-bit) steps. Shifting k times by c is one shift by k·c, which
+  // empties (or sign-fills) the value once k·c reaches its width, as the bit-vector shifts do.
+  Term moved(const Motion& motion, Term count) {
+    if (motion.kind == Step::Kind::Add)
+      return solver_.mkBVAdd(motion.start, solver_.mkBVMul(resized(count, 64, motion.bits, false), motion.amount));
+    const Term width = constant(motion.bits, 64);
+    Term total = solver_.mkIte(solver_.mkBVUle(count, width), solver_.mkBVMul(count, motion.amount), width);
+    total = solver_.mkIte(solver_.mkBVUle(total, width), total, width);
+    const Term shift = resized(total, 64, motion.bits, false);
+    if (motion.kind == Step::Kind::ShiftLeft) return solver_.mkBVShl(motion.start, shift);
+    const Term shifted = motion.is_signed ? solver_.mkBVAshr(motion.start, shift) : solver_.mkBVLshr(motion.start, shift);
+    if (!motion.toward_zero) return shifted;
+    // Division rounds toward zero: the shift is right from a start that is not negative;
+    // from a negative one the value is left unknown.
+    const Term unknown = symbol("unknown" + std::to_string(unknowns_++), motion.bits);
+    return solver_.mkIte(solver_.mkBVSge(motion.start, constant(0, motion.bits)), shifted, unknown);
+  }
+
+  // How many iterations of `loop` have run: shared by its counter and the variables it steps.
+  Term iteration(const clang::Stmt* loop, int owner) {
+    auto [found, added] = iterations_.try_emplace({loop, owner}, nullptr);
+    if (added) found->second = symbol("k" + std::to_string(iterations_.size()) + "." + std::to_string(owner), 64);
+    return found->second;
+  }
+
+  // The motion of a counter declared in a for loop's head: from its initializer by the loop's
+  // step, a constant (`+= 8`, `*= 2`, `>>= 1`) or a block-uniform unsigned stride (blockDim.x).
+  std::optional<Motion> counter_motion(const clang::VarDecl* var, const clang::ForStmt& loop, int owner, int depth) {
+    const auto key = std::make_pair(static_cast<const clang::Stmt*>(&loop), owner);
+    if (auto found = motions_.find(key); found != motions_.end()) return found->second;
+    const auto outer_bindings = std::exchange(bound_, {});
+    const std::optional<Motion> motion = find_counter_motion(var, loop, owner, depth);
+    bound_ = outer_bindings;
+    motions_[key] = motion;
+    return motion;
+  }
+
+  std::optional<Motion> find_counter_motion(const clang::VarDecl* var, const clang::ForStmt& loop, int owner, int depth) {
     const llvm::ArrayRef<const clang::Stmt*> sites = values_.definition_sites(var);
     const clang::Expr* step = sites.size() == 2 ? step_in(loop.getInc(), sites[1]) : nullptr;
-    if (!var->getInit() || step == nullptr) return counter;  // assigned elsewhere too: any value
-    auto start = value_as(var->getInit(), var->getType(), owner == kShared ? 0 : owner, depth + 1);
-    if (!start) return counter;
+    if (!var->getInit() || step == nullptr) return std::nullopt;  // assigned elsewhere too: any value
+    const int side = owner == kShared ? 0 : owner;
+    auto start = value_as(var->getInit(), var->getType(), side, depth + 1);
+    if (!start) return std::nullopt;
     const unsigned bits = width(var->getType());
-    const bool signed_counter = var->getType()->isSignedIntegerOrEnumerationType();
-    std::int64_t amount = 0;
-    clang::BinaryOperatorKind kind = clang::BO_Add;
-    // For `++`, `--`, `+=` and `-=`: how far one step moves, and whether down.
-    std::optional<Term> magnitude;
-    bool down = false, direction_known = false;
-    if (const auto* unary = llvm::dyn_cast<clang::UnaryOperator>(step)) {
-      down = unary->isDecrementOp();
-      magnitude = constant(1, bits);
-      direction_known = true;
-    } else if (const auto* compound = llvm::dyn_cast<clang::CompoundAssignOperator>(step)) {
-      kind = compound->getOpcode();
-      const auto by = values_.constant(compound->getRHS());
-      if (by) amount = *by;
-      if (kind == clang::BO_AddAssign || kind == clang::BO_SubAssign) {
-        down = (kind == clang::BO_SubAssign) != (by && *by < 0);
-        if (by) {
-          magnitude = constant(std::uint64_t(*by < 0 ? -*by : *by), bits);
-          direction_known = true;
-        } else if (values_.uniformity(compound->getRHS()) == Uniformity::Uniform) {
-          // A block-uniform step such as blockDim.x; its sign is known when its type is unsigned.
-          magnitude = value_as(compound->getRHS(), var->getType(), owner == kShared ? 0 : owner, depth + 1);
-          direction_known = compound->getRHS()->getType()->isUnsignedIntegerType();
-        }
-        kind = clang::BO_Add;
-      }
-    } else {
-      return counter;
-    }
-    if (kind == clang::BO_Add) {
-      // counter = start ± k·magnitude for some k, on the side the loop moves; with a step whose
-      // sign is unknown, any value (the remainder would not hold for a negative step).
-      if (!magnitude || !direction_known) return counter;
-      const Term distance = down ? solver_.mkBVSub(*start, counter) : solver_.mkBVSub(counter, *start);
-      solver_.addConstraint(solver_.mkEqual(solver_.mkBVURem(distance, *magnitude), constant(0, bits)));
-      solver_.addConstraint(down ? (signed_counter ? solver_.mkBVSle(counter, *start) : solver_.mkBVUle(counter, *start))
-                                 : (signed_counter ? solver_.mkBVSge(counter, *start) : solver_.mkBVUge(counter, *start)));
-      return counter;
-    }
-    // Scaling by a power of two each step: `<<= c`, `*= 2^c`, and `>>= c`, `/= 2^c` of a
-    // non-negative start. The counter is then start shifted by c·k bits for some k.
-    const bool power_of_two = amount > 0 && (amount & (amount - 1)) == 0;
-    const std::int64_t log2 = power_of_two ? std::int64_t(llvm::Log2_64(std::uint64_t(amount))) : 0;
-    std::int64_t bits_per_step = 0;
-    if (kind == clang::BO_ShlAssign || kind == clang::BO_ShrAssign) bits_per_step = amount;
-    if (kind == clang::BO_MulAssign || kind == clang::BO_DivAssign) bits_per_step = log2;
-    const bool doubles = kind == clang::BO_ShlAssign || kind == clang::BO_MulAssign;
-    if (bits_per_step <= 0 || bits_per_step >= std::int64_t(bits) ||
-        (!power_of_two && (kind == clang::BO_MulAssign || kind == clang::BO_DivAssign)))
-      return counter;
-    const Term steps = symbol(symbol_key(var) + ".steps." + std::to_string(owner), bits);
-    solver_.addConstraint(solver_.mkBVUlt(steps, constant(bits, bits)));
-    if (!doubles && signed_counter) solver_.addConstraint(solver_.mkBVSge(*start, constant(0, bits)));
-    const Term shift = solver_.mkBVMul(steps, constant(std::uint64_t(bits_per_step), bits));
-    solver_.addConstraint(solver_.mkEqual(
-        counter, doubles ? solver_.mkBVShl(*start, shift) : solver_.mkBVLshr(*start, shift)));
+    const bool is_signed = var->getType()->isSignedIntegerOrEnumerationType();
+    if (auto known = constant_step(step, values_)) return motion_of(*known, *start, bits, is_signed);
+    const auto* compound = llvm::dyn_cast<clang::CompoundAssignOperator>(step);
+    if (compound == nullptr || (compound->getOpcode() != clang::BO_AddAssign && compound->getOpcode() != clang::BO_SubAssign) ||
+        values_.uniformity(compound->getRHS()) != Uniformity::Uniform ||
+        !compound->getRHS()->getType()->isUnsignedIntegerType())
+      return std::nullopt;  // a stride whose sign is not known
+    auto magnitude = value_as(compound->getRHS(), var->getType(), side, depth + 1);
+    if (!magnitude) return std::nullopt;
+    const bool down = compound->getOpcode() == clang::BO_SubAssign;
+    return Motion{*start, Step::Kind::Add, down ? solver_.mkBVNeg(*magnitude) : *magnitude, bits, is_signed, false, down};
+  }
+
+  // A counter declared in a for loop's head: its start moved by the loop's step once per
+  // iteration so far. Counting does not wrap around on its way (the counter stays on the side
+  // of its start the loop moves to). The loop's condition reaches the access as a path condition.
+  std::optional<Term> counter_value(const clang::VarDecl* var, const clang::ForStmt& loop, int owner, int depth) {
+    if (auto found = variables_.find({var, owner}); found != variables_.end()) return found->second;
+    const Term counter = variable_symbol(var, owner);
+    const auto motion = counter_motion(var, loop, owner, depth);
+    if (!motion) return counter;
+    solver_.addConstraint(solver_.mkEqual(counter, moved(*motion, iteration(&loop, owner))));
+    if (motion->kind != Step::Kind::Add) return counter;
+    // Without wrapping, the distance from the start is a whole number of strides.
+    const Term distance = motion->down ? solver_.mkBVSub(motion->start, counter) : solver_.mkBVSub(counter, motion->start);
+    const Term stride = motion->down ? solver_.mkBVNeg(motion->amount) : motion->amount;
+    solver_.addConstraint(solver_.mkEqual(solver_.mkBVURem(distance, stride), constant(0, motion->bits)));
+    solver_.addConstraint(motion->down ? (motion->is_signed ? solver_.mkBVSle(counter, motion->start)
+                                                            : solver_.mkBVUle(counter, motion->start))
+                                       : (motion->is_signed ? solver_.mkBVSge(counter, motion->start)
+                                                            : solver_.mkBVUge(counter, motion->start)));
     return counter;
+  }
+
+  // `test` with `var` standing for `value`.
+  std::optional<Term> truth_with(const clang::Expr* test, const clang::VarDecl* var, Term value, int side) {
+    if (!bound_.emplace(var, value).second) return std::nullopt;
+    auto result = truth(test, side, 0);
+    bound_.erase(var);
+    return result;
+  }
+
+  // How many iterations a block-uniform counted loop runs: its test fails after that many
+  // steps and held one step before.
+  std::optional<Term> trip_count(const clang::ForStmt* loop, int owner, int depth) {
+    const auto key = std::make_pair(static_cast<const clang::Stmt*>(loop), owner);
+    if (auto found = trips_.find(key); found != trips_.end()) return found->second;
+    const auto outer_bindings = std::exchange(bound_, {});
+    std::optional<Term> trips;
+    const clang::VarDecl* counter = analysis::loop_counter(values_, loop);
+    const auto motion = counter && loop->getCond() && values_.uniformity(loop->getCond()) == Uniformity::Uniform
+                            ? counter_motion(counter, *loop, owner, depth)
+                            : std::nullopt;
+    if (motion) {
+      const Term count = symbol("trips" + std::to_string(trips_.size()) + "." + std::to_string(owner), 64);
+      const int side = owner == kShared ? 0 : owner;
+      auto fails = truth_with(loop->getCond(), counter, moved(*motion, count), side);
+      auto held = truth_with(loop->getCond(), counter, moved(*motion, solver_.mkBVSub(count, constant(1, 64))), side);
+      if (fails && held) {
+        solver_.addConstraint(solver_.mkNot(*fails));
+        solver_.addConstraint(solver_.mkOr(solver_.mkEqual(count, constant(0, 64)), *held));
+        trips = count;
+      }
+    }
+    bound_ = outer_bindings;
+    trips_[key] = trips;
+    return trips;
+  }
+
+  // A variable the loops step (analysis/loop_steps.hpp): its initializer moved by the finished
+  // loops' whole runs and the current loop's iterations so far.
+  std::optional<Term> stepped_term(const SteppedValue& stepped, const clang::VarDecl* var, int owner, int depth) {
+    const unsigned bits = width(var->getType());
+    const bool is_signed = var->getType()->isSignedIntegerOrEnumerationType();
+    auto value = value_as(stepped.start, var->getType(), owner == kShared ? 0 : owner, depth + 1);
+    if (!value) return std::nullopt;
+    for (const LoopRun& run : stepped.finished) {
+      auto runs = trip_count(run.loop, owner, depth + 1);
+      if (!runs) return std::nullopt;
+      value = moved(motion_of(run.step, *value, bits, is_signed), *runs);
+    }
+    if (stepped.current) {
+      Term steps = iteration(stepped.current->loop, owner);
+      if (stepped.after_step) steps = solver_.mkBVAdd(steps, constant(1, 64));
+      value = moved(motion_of(stepped.current->step, *value, bits, is_signed), steps);
+    }
+    return value;
   }
 
   std::optional<Term> arithmetic(const clang::BinaryOperator* op, int side, int depth) {
@@ -438,6 +542,11 @@ class Encoder {
   std::map<std::string, Term> block_values_;
   std::map<std::pair<const clang::VarDecl*, int>, Term> variables_;
   std::map<std::pair<const clang::Expr*, int>, Term> use_symbols_;
+  std::map<std::pair<const clang::Stmt*, int>, Term> iterations_;
+  std::map<std::pair<const clang::Stmt*, int>, std::optional<Motion>> motions_;
+  std::map<std::pair<const clang::Stmt*, int>, std::optional<Term>> trips_;
+  std::map<const clang::VarDecl*, Term> bound_;  // variables standing for a given value
+  unsigned unknowns_ = 0;
   const ValueSets value_sets_{values_};
   std::map<std::pair<const clang::Expr*, int>, std::optional<Term>> values_memo_;
 };
@@ -445,7 +554,8 @@ class Encoder {
 }  // namespace
 
 bool SlotSolver::proves_distinct(const SharedAccess& a, const SharedAccess& b,
-                                 const std::set<std::string>& iteration_variant) const {
+                                 const std::set<std::string>& iteration_variant,
+                                 const std::vector<const clang::Stmt*> (&last_iteration_of)[2]) const {
   if (!values_.shape().known()) return false;
   llvm::SMTSolverRef solver = llvm::CreateZ3Solver();
   solver->setUnsignedParam("timeout", kQueryMilliseconds);
@@ -456,6 +566,8 @@ bool SlotSolver::proves_distinct(const SharedAccess& a, const SharedAccess& b,
   encoder.constrain_threads();
   encoder.constrain_path(a, 0);
   encoder.constrain_path(b, 1);
+  for (int side = 0; side < 2; ++side)
+    for (const clang::Stmt* loop : last_iteration_of[side]) encoder.constrain_last_iteration(loop, side);
   solver->addConstraint(solver->mkEqual(*slot_a, *slot_b));
   return solver->check() == std::optional<bool>(false);
 }

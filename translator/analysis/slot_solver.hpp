@@ -17,6 +17,7 @@
 
 #include <set>
 #include <string>
+#include <vector>
 
 namespace carbide::analysis {
 
@@ -27,8 +28,10 @@ class SlotSolver {
   // True when the solver shows that no two different threads of a block reach one slot through
   // `a` and `b`. `iteration_variant` holds the symbol keys (symbol_key) of the variables that may
   // differ between the two accesses: those a barrier-free loop around both changes.
-  bool proves_distinct(const SharedAccess& a, const SharedAccess& b,
-                       const std::set<std::string>& iteration_variant) const;
+  // `last_iteration_of` names, for `a` and for `b`, the loops it runs in the last iteration of
+  // when the two meet (loops_ended_between).
+  bool proves_distinct(const SharedAccess& a, const SharedAccess& b, const std::set<std::string>& iteration_variant,
+                       const std::vector<const clang::Stmt*> (&last_iteration_of)[2]) const;
 
   // The solver's budget for one query.
   static constexpr unsigned kQueryMilliseconds = 2000;

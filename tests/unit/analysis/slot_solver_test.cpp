@@ -37,7 +37,11 @@ bool distinct(const std::string& body, unsigned threads, std::set<std::string> v
   vars.names = &variant_names;
   vars.keys = &variant;
   vars.TraverseStmt(f->getBody());
-  return SlotSolver(values).proves_distinct(phases.accesses.front(), phases.accesses.back(), variant);
+  const std::vector<const clang::Stmt*> last_iteration_of[2] = {
+      carbide::analysis::loops_ended_between(phases, phases.accesses.front(), phases.accesses.back()),
+      carbide::analysis::loops_ended_between(phases, phases.accesses.back(), phases.accesses.front())};
+  return SlotSolver(values).proves_distinct(phases.accesses.front(), phases.accesses.back(), variant,
+                                            last_iteration_of);
 }
 
 TEST(SlotSolver, BlockStrideLoop) {
@@ -85,6 +89,46 @@ TEST(SlotSolver, OwnSlotReadByOneThread) {
   EXPECT_TRUE(distinct("for (unsigned stride = 128; stride > 0; stride >>= 1) {\n  carbide::block::sync();\n"
                        "  if (carbide::thread::thread_idx().x < stride) s[carbide::thread::thread_idx().x] += 1;\n}\n"
                        "unsigned v = 0;\nif (carbide::thread::thread_idx().x == 0) v = s[0];", 256));
+}
+
+// Blelloch's tree: `offset` doubles while the counter halves, so a thread's pair
+// offset·(2t + 1) − 1, offset·(2t + 2) − 1 meets no other thread's.
+const std::string kUpSweep = "unsigned offset = 1;\n"
+                             "for (unsigned d = 256; d > 0; d >>= 1) {\n  carbide::block::sync();\n"
+                             "  if (t < d) {\n    const unsigned ai = offset * (2 * t + 1) - 1;\n";
+
+TEST(SlotSolver, BlellochUpSweep) {
+  EXPECT_TRUE(distinct(kUpSweep + "    const unsigned bi = offset * (2 * t + 2) - 1;\n"
+                                  "    s[bi] += s[ai];\n  }\n  offset *= 2;\n}", 256));
+  // Partners two apart: thread t + 1's left is thread t's right.
+  EXPECT_FALSE(distinct(kUpSweep + "    const unsigned bi = offset * (2 * t + 3) - 1;\n"
+                                   "    s[bi] += s[ai];\n  }\n  offset *= 2;\n}", 256));
+  // An offset the loop does not step in time with its counter may be 0: every thread meets.
+  EXPECT_FALSE(distinct(kUpSweep + "    const unsigned bi = offset * (2 * t + 2) - 1;\n"
+                                   "    s[bi] += s[ai];\n  }\n  offset = offset * 2 * n;\n}", 256));
+}
+
+// After the up-sweep, the code behind the loop shares a phase only with its last iteration
+// (d = 1), where thread 0 alone writes slot 511.
+TEST(SlotSolver, LastIterationBeforeTheLoopEnds) {
+  const std::string loop = kUpSweep + "    const unsigned bi = offset * (2 * t + 2) - 1;\n"
+                                      "    s[bi] += s[ai];\n  }\n  offset *= 2;\n}\n";
+  EXPECT_TRUE(distinct(loop + "if (t == 0) s[511] = 0;", 256));
+  EXPECT_FALSE(distinct(loop + "if (t == 1) s[511] = 0;", 256));
+}
+
+// The down-sweep: `offset` starts where the up-sweep's trip count left it and halves.
+TEST(SlotSolver, BlellochDownSweep) {
+  const std::string sweeps = "unsigned offset = 1;\n"
+                             "for (unsigned d = 256; d > 0; d >>= 1) {\n  carbide::block::sync();\n  offset *= 2;\n}\n"
+                             "for (unsigned d = 1; d < 512; d *= 2) {\n  offset >>= 1;\n  carbide::block::sync();\n"
+                             "  if (t < d) {\n    const unsigned ai = offset * (2 * t + 1) - 1;\n"
+                             "    const unsigned bi = offset * (2 * t + 2) - 1;\n";
+  EXPECT_TRUE(distinct(sweeps + "    const unsigned v = s[ai];\n    s[ai] = s[bi];\n    s[bi] += v;\n  }\n}", 256));
+  // One level too many: offset reaches 0 in the last iteration and two threads write slot −1.
+  std::string deeper = sweeps;
+  deeper.replace(deeper.find("d < 512"), 7, "d < 1024");
+  EXPECT_FALSE(distinct(deeper + "    const unsigned v = s[ai];\n    s[ai] = s[bi];\n    s[bi] += v;\n  }\n}", 256));
 }
 
 TEST(SlotSolver, MixedRadixHalo) {
