@@ -15,6 +15,10 @@ config.test_exec_root = config.carbide_obj_root
 include_dir = os.path.join(config.carbide_source_root, "runtime", "include")
 config.substitutions.append(("%carbide", config.carbide_path))
 config.substitutions.append(("%ptxas", config.ptxas))
+if config.carbide_tidy:
+    config.available_features.add("carbide-tidy")
+    # Ahead of %carbide, which would otherwise replace its first half.
+    config.substitutions.insert(0, ("%carbide_tidy", config.carbide_tidy))
 config.substitutions.append(("%python", sys.executable))
 config.substitutions.append(("%build", config.build_root))
 config.substitutions.append(("%runtime_include", include_dir))

@@ -85,9 +85,10 @@ class RuleCheck final : public clang::tidy::ClangTidyCheck {
     for (const diag::Finding& finding : unit_->of(*result.Context)) {
       if (finding.rule != rule_) continue;
       {
-        auto builder = diag(finding.location, escape_format(finding.message),
-                            finding.severity == diag::Severity::Error ? clang::DiagnosticIDs::Error
-                                                                      : clang::DiagnosticIDs::Warning);
+        // Every finding is a warning of its check, the translator's errors too: clang-tidy
+        // counts a check's error as a compiler error, and then --fix applies nothing without
+        // --fix-errors. --warnings-as-errors='carbide-*' raises them again.
+        auto builder = diag(finding.location, escape_format(finding.message));
         for (const clang::CharSourceRange& range : finding.highlights) builder << range;
         for (const diag::FixIt& fix : finding.fixits)
           builder << clang::FixItHint::CreateReplacement(fix.range, fix.replacement);
