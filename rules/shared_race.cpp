@@ -176,6 +176,8 @@ bool provably_distinct(const analysis::ThreadValues& values, const analysis::Bar
 }
 
 std::string describe(const clang::ASTContext& ast, const SharedAccess& access) {
+  if (access.in_helper)
+    return "'" + source_text(ast, access.in_helper) + "' (in the helper called by '" + source_text(ast, access.expr) + "')";
   return "'" + source_text(ast, access.expr) + "'";
 }
 
@@ -186,21 +188,24 @@ const clang::LambdaExpr* enclosing_lambda(const analysis::ThreadValues& values, 
   return nullptr;
 }
 
-// The phases are found one function at a time, with a lambda's body where it is written. An
-// array that arrives as a parameter, or an access inside a lambda, could meet the caller's
-// accesses in a phase the checker never sees: it says so rather than pass them unchecked.
+// The phases are found one function at a time, with a lambda's body where it is written and a
+// barrier-free helper's accesses to arrays passed in at each call. An array that arrives in a
+// function with barriers, or an access inside a lambda, could meet the caller's accesses in a
+// phase the checker never sees: it says so rather than pass them unchecked.
 void report_unfollowed(const RuleContext& context, std::string_view rule,
                        const analysis::ThreadValues& values, const std::vector<SharedAccess>& accesses) {
   std::set<const void*> reported;
   for (const SharedAccess& access : accesses) {
+    if (access.checked_in_callers) continue;
     std::string message;
     const void* key = nullptr;
     if (access.tile && llvm::isa<clang::ParmVarDecl>(access.tile)) {
       key = access.tile;
       message = "'" + access.tile->getNameAsString() +
-                "' is a shared array passed in as a parameter: the checker reads one function at "
-                "a time and cannot see what the caller does with it between the same barriers; "
-                "index the array in the function that declares it, and pass values instead";
+                "' is a shared array passed in as a parameter of a function that reaches "
+                "block::sync(): the checker follows arrays into helpers without barriers, as if "
+                "inlined at each call, but cannot order this access against the caller's; move "
+                "the barrier to the caller, or index the array in the function that declares it";
     } else if (const clang::LambdaExpr* lambda = enclosing_lambda(values, access.expr)) {
       key = lambda;
       message = describe(context.ast, access) +
@@ -225,10 +230,16 @@ void SharedRaceRule::check(const RuleContext& context) {
     const analysis::IndexBounds bounds(values);
     const analysis::SlotSolver solver(values);
     std::vector<Located> accesses;
-    for (const SharedAccess& access : phases.accesses)
+    for (const SharedAccess& access : phases.accesses) {
+      if (access.checked_in_callers) continue;
+      if (access.index == nullptr) {  // a helper's index with no form in this function
+        accesses.push_back({&access, std::nullopt, analysis::local_range_for(values, access.expr), std::nullopt});
+        continue;
+      }
       accesses.push_back({&access, analysis::index_form(values, access.index),
                           analysis::local_range_for(values, access.expr),
                           bounds.subscript_range(access.index, access.expr)});
+    }
     std::set<const SharedAccess*> reported;
     for (std::size_t i = 0; i < accesses.size(); ++i) {
       for (std::size_t j = i; j < accesses.size(); ++j) {
@@ -268,6 +279,10 @@ void SharedRaceRule::check(const RuleContext& context) {
           result.notes.push_back({other.expr->getBeginLoc(),
                                   std::string(other.writes ? "the write" : "the read") +
                                       " in the same phase"});
+        for (const SharedAccess* through : {&at, &other})
+          if (through->in_helper && (through == &at || &a != &b))
+            result.notes.push_back({through->in_helper->getBeginLoc(),
+                                    "the access in the helper, checked as if inlined at the call"});
         result.notes.push_back({at.expr->getBeginLoc(),
                                 "the checker could not prove the slots distinct for different "
                                 "threads from the index and the conditions around the access"});

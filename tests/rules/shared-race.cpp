@@ -302,13 +302,13 @@ void shared_histogram(carbide::span<const unsigned> values, carbide::atomic_span
   bins.fetch_add(lid.get(), counts[lid]);
 }
 
-// A helper that fills a tile its caller declared: the caller's accesses between the same
-// barriers are out of the checker's sight.
+// Helpers that take a shared array are checked at each call, as if inlined there, with their
+// parameters standing for the arguments.
 void fill(carbide::shared_array<float, kBlock> staged, const carbide::thread::local_index_witness& lid) {
   staged[lid] = 1.f;
-  // CHECK: shared-race.cpp:[[@LINE-1]]:3: error: 'staged' is a shared array passed in as a parameter
 }
 
+// Bad: the caller reads a neighbour's slot in the phase the helper wrote it.
 CARBIDE_KERNEL
 CARBIDE_LAUNCH_CONTRACT(domain = 1, block = (kBlock, 1, 1))
 void fill_through_helper(carbide::disjoint_span<float> out) {
@@ -316,6 +316,71 @@ void fill_through_helper(carbide::disjoint_span<float> out) {
   auto lid = carbide::thread::local_index();
   auto tile = carbide::block::shared<float, kBlock>();
   fill(tile, lid);
+  if (float* o = out.get_mut(idx)) *o = tile[(lid.get() + 1) % kBlock];
+  // CHECK: shared-race.cpp:[[@LINE-1]]:41: error: 'tile[(lid.get() + 1) % kBlock]' reads a slot of 'tile' that another thread may write in this barrier phase
+  // CHECK: shared-race.cpp:[[@LINE-3]]:3: note: the write in the same phase
+  // CHECK: shared-race.cpp:[[@LINE-14]]:3: note: the access in the helper, checked as if inlined at the call
+}
+
+// Good: the same helper, then a barrier before the neighbour's slot is read.
+CARBIDE_KERNEL
+CARBIDE_LAUNCH_CONTRACT(domain = 1, block = (kBlock, 1, 1))
+void fill_through_helper_then_sync(carbide::disjoint_span<float> out) {
+  auto idx = carbide::thread::index_1d();
+  auto lid = carbide::thread::local_index();
+  auto tile = carbide::block::shared<float, kBlock>();
+  fill(tile, lid);
+  carbide::block::sync();
+  if (float* o = out.get_mut(idx)) *o = tile[(lid.get() + 1) % kBlock];
+}
+
+// Good: a helper that counts into shared bins with atomics, and one that clears a thread's own
+// slots through a slot number passed in; the caller's own accesses are separated by barriers.
+void count(carbide::shared_array<unsigned, kBlock>& bins, unsigned value) { bins.fetch_add(value % kBlock, 1u); }
+void clear(carbide::shared_array<unsigned, kBlock>& bins, unsigned slot) { bins[slot] = 0; }
+
+CARBIDE_KERNEL
+CARBIDE_LAUNCH_CONTRACT(domain = 1, block = (kBlock, 1, 1))
+void histogram_through_helpers(carbide::span<const unsigned> values, carbide::atomic_span<unsigned> totals) {
+  auto lid = carbide::thread::local_index();
+  auto bins = carbide::block::shared<unsigned, kBlock>();
+  clear(bins, unsigned(lid.get()));
+  carbide::block::sync();
+  for (auto&& w : carbide::thread::grid_stride(values)) count(bins, values[w.get()]);
+  carbide::block::sync();
+  totals.fetch_add(lid.get(), bins[lid]);
+}
+
+// Bad: a plain store beside the helper's atomic counts, in one phase.
+CARBIDE_KERNEL
+CARBIDE_LAUNCH_CONTRACT(domain = 1, block = (kBlock, 1, 1))
+void histogram_store_beside_helper(carbide::span<const unsigned> values, carbide::atomic_span<unsigned> totals) {
+  auto lid = carbide::thread::local_index();
+  auto bins = carbide::block::shared<unsigned, kBlock>();
+  clear(bins, unsigned(lid.get()));
+  carbide::block::sync();
+  for (auto&& w : carbide::thread::grid_stride(values)) count(bins, values[w.get()]);
+  bins[lid] = 0;
+  // CHECK: shared-race.cpp:[[@LINE-1]]:3: error: 'bins[lid]' and 'bins.fetch_add(value % kBlock, 1u)' (in the helper called by 'count(bins, values[w.get()])') may write the same slot of 'bins'
+  carbide::block::sync();
+  totals.fetch_add(lid.get(), bins[lid]);
+}
+
+// A helper with a barrier of its own splits its caller's phases where it is called: its
+// accesses to an array passed in are not followed.
+void fill_and_sync(carbide::shared_array<float, kBlock> staged, const carbide::thread::local_index_witness& lid) {
+  staged[lid] = 1.f;
+  // CHECK: shared-race.cpp:[[@LINE-1]]:3: error: 'staged' is a shared array passed in as a parameter
+  carbide::block::sync();
+}
+
+CARBIDE_KERNEL
+CARBIDE_LAUNCH_CONTRACT(domain = 1, block = (kBlock, 1, 1))
+void fill_through_syncing_helper(carbide::disjoint_span<float> out) {
+  auto idx = carbide::thread::index_1d();
+  auto lid = carbide::thread::local_index();
+  auto tile = carbide::block::shared<float, kBlock>();
+  fill_and_sync(tile, lid);
   if (float* o = out.get_mut(idx)) *o = tile[(lid.get() + 1) % kBlock];
 }
 

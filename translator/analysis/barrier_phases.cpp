@@ -1,6 +1,7 @@
 #include "analysis/barrier_phases.hpp"
 
 #include "analysis/index_bounds.hpp"
+#include "analysis/shared_accesses.hpp"
 #include "analysis/thread_values.hpp"
 #include "model/vocabulary.hpp"
 
@@ -14,75 +15,6 @@
 
 namespace carbide::analysis {
 namespace {
-
-bool is_shared_array_method(const clang::CallExpr* call, llvm::StringRef name) {
-  const auto* method = llvm::dyn_cast_or_null<clang::CXXMethodDecl>(call->getDirectCallee());
-  return method && model::vocabulary::is_shared_array(method->getParent()) &&
-         (name.empty() || (method->getIdentifier() && method->getName() == name));
-}
-
-// tile[i] or tile.fetch_add(i, v): the handle and the index.
-bool is_tile_access(const clang::CallExpr* call) {
-  if (const auto* op = llvm::dyn_cast<clang::CXXOperatorCallExpr>(call))
-    return op->getOperator() == clang::OO_Subscript && is_shared_array_method(op, "");
-  return llvm::isa<clang::CXXMemberCallExpr>(call) && is_shared_array_method(call, "fetch_add");
-}
-
-const clang::Expr* tile_handle(const clang::CallExpr* access) {
-  if (const auto* member = llvm::dyn_cast<clang::CXXMemberCallExpr>(access))
-    return member->getImplicitObjectArgument();
-  return access->getArg(0);
-}
-
-// The array of `carbide::dynamic_extent` elements: every handle to it is the same memory.
-bool is_dynamic_handle(const clang::Expr* handle) {
-  const auto* specialization = llvm::dyn_cast_or_null<clang::ClassTemplateSpecializationDecl>(
-      handle->getType()->getAsCXXRecordDecl());
-  return specialization && specialization->getTemplateArgs().size() == 2 &&
-         specialization->getTemplateArgs()[1].getKind() == clang::TemplateArgument::Integral &&
-         specialization->getTemplateArgs()[1].getAsIntegral().isAllOnes();
-}
-
-// How the enclosing expression uses the element: read, written, or both.
-void classify_use(const clang::CallExpr* access, const clang::ParentMap& parents,
-                  SharedAccess& result) {
-  if (llvm::isa<clang::CXXMemberCallExpr>(access)) {
-    result.reads = result.writes = result.atomic = true;
-    return;
-  }
-  const clang::Stmt* parent = parents.getParentIgnoreParenImpCasts(const_cast<clang::CallExpr*>(access));
-  result.reads = true;
-  if (const auto* op = llvm::dyn_cast_or_null<clang::BinaryOperator>(parent)) {
-    if (op->isAssignmentOp() && op->getLHS()->IgnoreParenImpCasts() == access) {
-      result.writes = true;
-      result.reads = op->isCompoundAssignmentOp();
-    }
-  } else if (const auto* op = llvm::dyn_cast_or_null<clang::UnaryOperator>(parent)) {
-    if (op->isIncrementDecrementOp()) result.writes = true;
-    if (op->getOpcode() == clang::UO_AddrOf) result.writes = true;  // whatever it is used for
-  } else if (const auto* call = llvm::dyn_cast_or_null<clang::CXXOperatorCallExpr>(parent);
-             call && call->isAssignmentOp()) {
-    if (call->getArg(0)->IgnoreParenImpCasts() == access) {
-      result.writes = true;
-      result.reads = call->getOperator() != clang::OO_Equal;
-    }
-  } else if (const auto* declaration = llvm::dyn_cast_or_null<clang::DeclStmt>(parent)) {
-    // `float& slot = tile[i];` may write through the reference later.
-    for (const clang::Decl* decl : declaration->decls())
-      if (const auto* var = llvm::dyn_cast<clang::VarDecl>(decl))
-        if (var->getType()->isReferenceType() &&
-            !var->getType().getNonReferenceType().isConstQualified())
-          result.writes = true;
-  } else if (const auto* call = llvm::dyn_cast_or_null<clang::CallExpr>(parent)) {
-    // Passed to a function by non-const reference: it may write.
-    const clang::FunctionDecl* callee = call->getDirectCallee();
-    for (unsigned i = 0; callee && i < call->getNumArgs() && i < callee->getNumParams(); ++i)
-      if (call->getArg(i)->IgnoreParenImpCasts() == access &&
-          callee->getParamDecl(i)->getType()->isReferenceType() &&
-          !callee->getParamDecl(i)->getType().getNonReferenceType().isConstQualified())
-        result.writes = true;
-  }
-}
 
 using Phases = std::set<std::string>;
 
@@ -120,34 +52,49 @@ class Walker {
     struct Events : clang::RecursiveASTVisitor<Events> {
       std::vector<const clang::CallExpr*> found;
       bool VisitCallExpr(clang::CallExpr* call) {
-        if (model::vocabulary::is_barrier(call) || is_tile_access(call)) found.push_back(call);
+        if (model::vocabulary::is_barrier(call) || is_tile_access(call) || inlinable_helper(call))
+          found.push_back(call);
         return true;
       }
     } events;
     events.TraverseStmt(const_cast<clang::Stmt*>(statement));
     for (const clang::CallExpr* event : events.found) {
-      const clang::CallExpr* access = is_tile_access(event) ? event : nullptr;
-      if (access == nullptr) {
+      if (model::vocabulary::is_barrier(event)) {
         if (std::find(result_.barriers.begin(), result_.barriers.end(), event) == result_.barriers.end())
           result_.barriers.push_back(event);
         phases = {"S" + std::to_string(barrier_id(event))};
-        continue;
+      } else if (is_tile_access(event)) {
+        record(event, nullptr, tile_handle(event), tile_index(event), classify_use(event, parents_), phases);
+      } else {
+        for (const HelperAccess& access : helper_accesses(event))
+          record(event, access.access, access.handle, access.index, access.use, phases);
       }
-      SharedAccess* record = find_access(access);
-      if (record == nullptr) {
-        result_.accesses.emplace_back();
-        record = &result_.accesses.back();
-        record->expr = access;
-        const clang::Expr* handle = tile_handle(access);
-        if (const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(handle->IgnoreParenImpCasts());
-            ref && !is_dynamic_handle(handle))
-          record->tile = ref->getDecl();
-        record->index = access->getArg(llvm::isa<clang::CXXMemberCallExpr>(access) ? 0 : 1);
-        classify_use(access, parents_, *record);
-      }
-      record->phases.insert(phases.begin(), phases.end());
     }
     return phases;
+  }
+
+  // An access at `site`: the access itself, or a call to a helper that makes `in_helper`.
+  void record(const clang::CallExpr* site, const clang::CallExpr* in_helper, const clang::Expr* handle,
+              const clang::Expr* index, const AccessUse& use, const Phases& phases) {
+    SharedAccess* found = nullptr;
+    for (SharedAccess& access : result_.accesses)
+      if (access.expr == site && access.in_helper == in_helper) found = &access;
+    if (found == nullptr) {
+      SharedAccess& access = result_.accesses.emplace_back();
+      access.expr = site;
+      access.in_helper = in_helper;
+      access.index = index;
+      access.reads = use.reads;
+      access.writes = use.writes;
+      access.atomic = use.atomic;
+      const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(handle->IgnoreParenImpCasts());
+      if (ref && !is_dynamic_handle(handle)) access.tile = ref->getDecl();
+      // An array passed in to a helper its callers inline: they check the access.
+      access.checked_in_callers = ref && llvm::isa<clang::ParmVarDecl>(ref->getDecl()) &&
+                                  !reaches_barrier(values_.function());
+      found = &access;
+    }
+    found->phases.insert(phases.begin(), phases.end());
   }
 
   Phases walk(const clang::Stmt* statement, Phases phases) {
@@ -250,12 +197,6 @@ class Walker {
   int barrier_id(const clang::CallExpr* barrier) {
     auto it = std::find(result_.barriers.begin(), result_.barriers.end(), barrier);
     return int(it - result_.barriers.begin());
-  }
-
-  SharedAccess* find_access(const clang::CallExpr* expr) {
-    for (SharedAccess& access : result_.accesses)
-      if (access.expr == expr) return &access;
-    return nullptr;
   }
 
   const ThreadValues& values_;

@@ -20,13 +20,19 @@
 namespace carbide::analysis {
 
 struct SharedAccess {
-  const clang::CallExpr* expr = nullptr;   // tile[i], or tile.fetch_add(i, v)
+  const clang::CallExpr* expr = nullptr;   // tile[i], or tile.fetch_add(i, v); for an access in a
+                                           // helper, the call in this function that reaches it
   const clang::ValueDecl* tile = nullptr;  // the handle's variable; null for dynamic shared memory
-  const clang::Expr* index = nullptr;
+  const clang::Expr* index = nullptr;      // null where a helper's index has no form here
   bool reads = false;
   bool writes = false;
   bool atomic = false;  // fetch_add: atomic against other atomics on any slot
   std::set<std::string> phases;
+  // A helper's access to an array its caller passed: `tile[i]` in the helper. The helper is
+  // analysed as if inlined at each call, the helper's parameters standing for the arguments.
+  const clang::CallExpr* in_helper = nullptr;
+  // In a helper without barriers, an access to an array passed in: its callers check it.
+  bool checked_in_callers = false;
 };
 
 // True when two accesses may run in one phase.

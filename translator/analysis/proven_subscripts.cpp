@@ -28,7 +28,7 @@ std::vector<const clang::CXXOperatorCallExpr*> proven_shared_subscripts(const De
     const IndexBounds bounds(values);
     for (const SharedAccess& access : device.barrier_phases(function).accesses) {
       const auto* subscript = llvm::dyn_cast<clang::CXXOperatorCallExpr>(access.expr);
-      if (subscript == nullptr) continue;
+      if (subscript == nullptr || access.in_helper != nullptr) continue;
       const auto extent = static_extent(subscript->getArg(0));
       if (!extent) continue;
       const auto range = bounds.subscript_range(access.index, subscript);

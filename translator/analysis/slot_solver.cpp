@@ -556,7 +556,7 @@ class Encoder {
 bool SlotSolver::proves_distinct(const SharedAccess& a, const SharedAccess& b,
                                  const std::set<std::string>& iteration_variant,
                                  const std::vector<const clang::Stmt*> (&last_iteration_of)[2]) const {
-  if (!values_.shape().known()) return false;
+  if (!values_.shape().known() || a.index == nullptr || b.index == nullptr) return false;
   llvm::SMTSolverRef solver = llvm::CreateZ3Solver();
   solver->setUnsignedParam("timeout", kQueryMilliseconds);
   Encoder encoder(values_, *solver, iteration_variant);

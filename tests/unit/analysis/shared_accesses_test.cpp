@@ -1,0 +1,85 @@
+// shared_accesses: the accesses a barrier-free helper makes to arrays its caller passes, in the
+// caller's terms (the helper's parameters standing for the arguments), through nested helpers;
+// and the helpers that are not followed.
+#include "analysis/shared_accesses.hpp"
+
+#include "analysis_test_support.hpp"
+
+#include <gtest/gtest.h>
+
+namespace {
+
+using namespace carbide::testing;
+
+const char* kHelpers =
+    "using Tile = carbide::shared_array<float, 256>;\n"
+    "void own(Tile t, const carbide::thread::local_index_witness& lid) { t[lid] = 1.f; }\n"
+    "void at(Tile& t, unsigned slot) { t[slot] += 1.f; }\n"
+    "void narrowed(Tile& t, unsigned short slot) { t[slot] = 0.f; }\n"
+    "void computed(Tile& t, unsigned slot) { t[slot + 1] = 0.f; }\n"
+    "void outer(Tile& t, unsigned slot) { at(t, slot); }\n"
+    "void with_barrier(Tile& t, unsigned slot) { t[slot] = 0.f; carbide::block::sync(); }\n"
+    "void calls_barrier(Tile& t, unsigned slot) { with_barrier(t, slot); }\n";
+
+struct Parsed {
+  std::unique_ptr<clang::ASTUnit> ast;
+  const clang::FunctionDecl* f = nullptr;
+};
+
+Parsed parsed(const std::string& body) {
+  Parsed result;
+  result.ast = parse(std::string(kHelpers) + "void f(unsigned n) {\n  auto tile = carbide::block::shared<float, 256>();\n"
+                     "  auto lid = carbide::thread::local_index();\n  const unsigned t = carbide::thread::thread_idx().x;\n" +
+                     body + "\n}\n");
+  EXPECT_TRUE(result.ast);
+  result.f = function_named(result.ast->getASTContext(), "f");
+  return result;
+}
+
+const clang::CallExpr* call_to(const Parsed& p, const std::string& name) {
+  const auto calls = calls_of(p.f, name);
+  EXPECT_EQ(calls.size(), 1u) << name;
+  return calls.empty() ? nullptr : calls.front();
+}
+
+TEST(SharedAccesses, HelperIndexIsTheCallersArgument) {
+  const Parsed p = parsed("own(tile, lid);\nat(tile, t + 3);");
+  clang::ASTContext& context = p.ast->getASTContext();
+  const auto own = carbide::analysis::helper_accesses(call_to(p, "own"));
+  ASSERT_EQ(own.size(), 1u);
+  EXPECT_EQ(text(context, own[0].handle), "tile");
+  EXPECT_EQ(text(context, own[0].index), "lid");
+  EXPECT_TRUE(own[0].use.writes);
+  EXPECT_FALSE(own[0].use.reads);
+  const auto at = carbide::analysis::helper_accesses(call_to(p, "at"));
+  ASSERT_EQ(at.size(), 1u);
+  EXPECT_EQ(text(context, at[0].index), "t + 3");
+  EXPECT_TRUE(at[0].use.reads && at[0].use.writes);
+}
+
+TEST(SharedAccesses, NestedHelpersAreFollowed) {
+  const Parsed p = parsed("outer(tile, t);");
+  const auto found = carbide::analysis::helper_accesses(call_to(p, "outer"));
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(text(p.ast->getASTContext(), found[0].index), "t");
+}
+
+// A conversion that may change the value, or an index the helper computes, has no form in
+// the caller: the access is kept, without an index.
+TEST(SharedAccesses, IndexWithoutACallerFormIsLeftOpen) {
+  const Parsed p = parsed("narrowed(tile, t);\ncomputed(tile, t);");
+  for (const char* helper : {"narrowed", "computed"}) {
+    const auto found = carbide::analysis::helper_accesses(call_to(p, helper));
+    ASSERT_EQ(found.size(), 1u) << helper;
+    EXPECT_EQ(found[0].index, nullptr) << helper;
+  }
+}
+
+TEST(SharedAccesses, HelpersThatReachABarrierAreNotInlined) {
+  const Parsed p = parsed("with_barrier(tile, t);\ncalls_barrier(tile, t);\nown(tile, lid);");
+  EXPECT_EQ(carbide::analysis::inlinable_helper(call_to(p, "with_barrier")), nullptr);
+  EXPECT_EQ(carbide::analysis::inlinable_helper(call_to(p, "calls_barrier")), nullptr);
+  EXPECT_NE(carbide::analysis::inlinable_helper(call_to(p, "own")), nullptr);
+}
+
+}  // namespace

@@ -1,0 +1,208 @@
+#include "analysis/shared_accesses.hpp"
+
+#include "analysis/barrier_phases.hpp"
+#include "model/vocabulary.hpp"
+
+#include <clang/AST/RecursiveASTVisitor.h>
+
+#include <map>
+
+namespace carbide::analysis {
+
+namespace {
+
+bool is_shared_array_method(const clang::CallExpr* call, llvm::StringRef name) {
+  const auto* method = llvm::dyn_cast_or_null<clang::CXXMethodDecl>(call->getDirectCallee());
+  return method && model::vocabulary::is_shared_array(method->getParent()) &&
+         (name.empty() || (method->getIdentifier() && method->getName() == name));
+}
+
+}  // namespace
+
+bool is_tile_access(const clang::CallExpr* call) {
+  if (const auto* op = llvm::dyn_cast<clang::CXXOperatorCallExpr>(call))
+    return op->getOperator() == clang::OO_Subscript && is_shared_array_method(op, "");
+  return llvm::isa<clang::CXXMemberCallExpr>(call) && is_shared_array_method(call, "fetch_add");
+}
+
+const clang::Expr* tile_handle(const clang::CallExpr* access) {
+  if (const auto* member = llvm::dyn_cast<clang::CXXMemberCallExpr>(access))
+    return member->getImplicitObjectArgument();
+  return access->getArg(0);
+}
+
+const clang::Expr* tile_index(const clang::CallExpr* access) {
+  return access->getArg(llvm::isa<clang::CXXMemberCallExpr>(access) ? 0 : 1);
+}
+
+bool is_dynamic_handle(const clang::Expr* handle) {
+  const auto* specialization = llvm::dyn_cast_or_null<clang::ClassTemplateSpecializationDecl>(
+      handle->getType()->getAsCXXRecordDecl());
+  return specialization && specialization->getTemplateArgs().size() == 2 &&
+         specialization->getTemplateArgs()[1].getKind() == clang::TemplateArgument::Integral &&
+         specialization->getTemplateArgs()[1].getAsIntegral().isAllOnes();
+}
+
+AccessUse classify_use(const clang::CallExpr* access, const clang::ParentMap& parents) {
+  AccessUse result;
+  if (llvm::isa<clang::CXXMemberCallExpr>(access)) {
+    result.reads = result.writes = result.atomic = true;
+    return result;
+  }
+  const clang::Stmt* parent = parents.getParentIgnoreParenImpCasts(const_cast<clang::CallExpr*>(access));
+  result.reads = true;
+  if (const auto* op = llvm::dyn_cast_or_null<clang::BinaryOperator>(parent)) {
+    if (op->isAssignmentOp() && op->getLHS()->IgnoreParenImpCasts() == access) {
+      result.writes = true;
+      result.reads = op->isCompoundAssignmentOp();
+    }
+  } else if (const auto* op = llvm::dyn_cast_or_null<clang::UnaryOperator>(parent)) {
+    if (op->isIncrementDecrementOp()) result.writes = true;
+    if (op->getOpcode() == clang::UO_AddrOf) result.writes = true;  // whatever it is used for
+  } else if (const auto* call = llvm::dyn_cast_or_null<clang::CXXOperatorCallExpr>(parent);
+             call && call->isAssignmentOp()) {
+    if (call->getArg(0)->IgnoreParenImpCasts() == access) {
+      result.writes = true;
+      result.reads = call->getOperator() != clang::OO_Equal;
+    }
+  } else if (const auto* declaration = llvm::dyn_cast_or_null<clang::DeclStmt>(parent)) {
+    // `float& slot = tile[i];` may write through the reference later.
+    for (const clang::Decl* decl : declaration->decls())
+      if (const auto* var = llvm::dyn_cast<clang::VarDecl>(decl))
+        if (var->getType()->isReferenceType() &&
+            !var->getType().getNonReferenceType().isConstQualified())
+          result.writes = true;
+  } else if (const auto* call = llvm::dyn_cast_or_null<clang::CallExpr>(parent)) {
+    // Passed to a function by non-const reference: it may write.
+    const clang::FunctionDecl* callee = call->getDirectCallee();
+    for (unsigned i = 0; callee && i < call->getNumArgs() && i < callee->getNumParams(); ++i)
+      if (call->getArg(i)->IgnoreParenImpCasts() == access &&
+          callee->getParamDecl(i)->getType()->isReferenceType() &&
+          !callee->getParamDecl(i)->getType().getNonReferenceType().isConstQualified())
+        result.writes = true;
+  }
+  return result;
+}
+
+namespace {
+
+constexpr int kMaxHelperDepth = 8;
+
+const clang::FunctionDecl* user_definition(const clang::CallExpr* call) {
+  const clang::FunctionDecl* callee = call->getDirectCallee();
+  const clang::FunctionDecl* definition = callee ? callee->getDefinition() : nullptr;
+  if (definition == nullptr || definition->getBody() == nullptr || model::vocabulary::is_carbide(definition))
+    return nullptr;
+  return definition;
+}
+
+std::vector<const clang::CallExpr*> calls_in(const clang::Stmt* body) {
+  struct Finder : clang::RecursiveASTVisitor<Finder> {
+    std::vector<const clang::CallExpr*> found;
+    bool VisitCallExpr(clang::CallExpr* call) {
+      found.push_back(call);
+      return true;
+    }
+  } finder;
+  finder.TraverseStmt(const_cast<clang::Stmt*>(body));
+  return finder.found;
+}
+
+bool reaches_barrier(const clang::FunctionDecl* function, int depth) {
+  if (depth > kMaxHelperDepth) return true;  // too deep to follow: assume it may
+  if (contains_barrier(function->getBody())) return true;
+  for (const clang::CallExpr* call : calls_in(function->getBody()))
+    if (const clang::FunctionDecl* helper = user_definition(call); helper && reaches_barrier(helper, depth + 1))
+      return true;
+  return false;
+}
+
+bool is_shared_array_type(clang::QualType type) {
+  return model::vocabulary::is_shared_array(type.getNonReferenceType()->getAsCXXRecordDecl());
+}
+
+// An argument without the copy that passes it by value.
+const clang::Expr* passed(const clang::Expr* argument) {
+  for (;;) {
+    argument = argument->IgnoreParenImpCasts();
+    if (const auto* copy = llvm::dyn_cast<clang::CXXConstructExpr>(argument); copy && copy->getNumArgs() == 1) {
+      argument = copy->getArg(0);
+      continue;
+    }
+    if (const auto* temporary = llvm::dyn_cast<clang::MaterializeTemporaryExpr>(argument)) {
+      argument = temporary->getSubExpr();
+      continue;
+    }
+    return argument;
+  }
+}
+
+// True when the parameter holds every value of the argument: the same witness or array, or an
+// integer at least as wide (and wider where the signedness differs).
+bool keeps_value(const clang::ParmVarDecl* parameter, const clang::Expr* argument, const clang::ASTContext& context) {
+  const clang::QualType to = parameter->getType().getNonReferenceType().getCanonicalType().getUnqualifiedType();
+  const clang::QualType from = argument->getType().getCanonicalType().getUnqualifiedType();
+  if (to == from) return true;
+  if (!to->isIntegerType() || !from->isIntegerType() || to->isBooleanType() || from->isBooleanType()) return false;
+  const auto to_bits = context.getIntWidth(to), from_bits = context.getIntWidth(from);
+  return to_bits > from_bits || (to_bits == from_bits && to->isSignedIntegerType() == from->isSignedIntegerType());
+}
+
+// Each parameter of a helper, as an expression of the function being analysed (null where it
+// is none: a value the helper computes, or a conversion that may change it).
+using Bindings = std::map<const clang::ParmVarDecl*, const clang::Expr*>;
+
+const clang::Expr* in_caller_terms(const clang::Expr* expr, const Bindings& outer) {
+  expr = passed(expr);
+  const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(expr);
+  const auto* parameter = ref ? llvm::dyn_cast<clang::ParmVarDecl>(ref->getDecl()) : nullptr;
+  if (parameter == nullptr) return outer.empty() ? expr : nullptr;  // outer empty: the caller itself
+  if (outer.empty()) return expr;
+  const auto found = outer.find(parameter);
+  return found == outer.end() ? nullptr : found->second;
+}
+
+void collect(const clang::CallExpr* call, const Bindings& outer, int depth, std::vector<HelperAccess>& found) {
+  const clang::FunctionDecl* helper = user_definition(call);
+  if (helper == nullptr || depth > kMaxHelperDepth) return;
+  const clang::ASTContext& context = helper->getASTContext();
+  Bindings bindings;
+  for (unsigned i = 0; i < helper->getNumParams() && i < call->getNumArgs(); ++i) {
+    const clang::ParmVarDecl* parameter = helper->getParamDecl(i);
+    const clang::Expr* argument = in_caller_terms(call->getArg(i), outer);
+    bindings[parameter] = argument && keeps_value(parameter, passed(call->getArg(i)), context) ? argument : nullptr;
+  }
+  const clang::ParentMap parents(const_cast<clang::Stmt*>(helper->getBody()));
+  for (const clang::CallExpr* inner : calls_in(helper->getBody())) {
+    if (is_tile_access(inner)) {
+      const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(passed(tile_handle(inner)));
+      const auto* parameter = ref ? llvm::dyn_cast<clang::ParmVarDecl>(ref->getDecl()) : nullptr;
+      const auto bound = parameter ? bindings.find(parameter) : bindings.end();
+      if (bound == bindings.end() || bound->second == nullptr) continue;  // the helper's own array
+      found.push_back({inner, bound->second, in_caller_terms(tile_index(inner), bindings), classify_use(inner, parents)});
+    } else if (inlinable_helper(inner) != nullptr) {
+      collect(inner, bindings, depth + 1, found);
+    }
+  }
+}
+
+}  // namespace
+
+bool reaches_barrier(const clang::FunctionDecl* function) { return reaches_barrier(function, 0); }
+
+const clang::FunctionDecl* inlinable_helper(const clang::CallExpr* call) {
+  const clang::FunctionDecl* helper = user_definition(call);
+  if (helper == nullptr) return nullptr;
+  bool takes_array = false;
+  for (const clang::ParmVarDecl* parameter : helper->parameters())
+    takes_array = takes_array || is_shared_array_type(parameter->getType());
+  return takes_array && !reaches_barrier(helper) ? helper : nullptr;
+}
+
+std::vector<HelperAccess> helper_accesses(const clang::CallExpr* call) {
+  std::vector<HelperAccess> found;
+  collect(call, {}, 0, found);
+  return found;
+}
+
+}  // namespace carbide::analysis

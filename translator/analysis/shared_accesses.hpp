@@ -1,0 +1,49 @@
+// What a shared-memory access looks like in the AST: `tile[i]` or `tile.fetch_add(i, v)`, its
+// handle and index, and whether the expression around it reads, writes or both. And the
+// accesses a helper makes to arrays its caller passes in: a helper without barriers runs
+// inside one of its caller's barrier phases, so its accesses are checked there, as if the
+// helper were inlined at the call, the helper's parameters standing for the arguments.
+#pragma once
+
+#include <clang/AST/ExprCXX.h>
+#include <clang/AST/ParentMap.h>
+
+#include <vector>
+
+namespace carbide::analysis {
+
+// tile[i] or tile.fetch_add(i, v).
+bool is_tile_access(const clang::CallExpr* call);
+const clang::Expr* tile_handle(const clang::CallExpr* access);
+const clang::Expr* tile_index(const clang::CallExpr* access);
+// The array of `carbide::dynamic_extent` elements: every handle to it is the same memory.
+bool is_dynamic_handle(const clang::Expr* handle);
+
+struct AccessUse {
+  bool reads = false;
+  bool writes = false;
+  bool atomic = false;
+};
+// How the enclosing expression uses the element: read, written, or both.
+AccessUse classify_use(const clang::CallExpr* access, const clang::ParentMap& parents);
+
+// True when a call to `function` may reach block::sync(), itself or through its helpers.
+bool reaches_barrier(const clang::FunctionDecl* function);
+
+// A call to a helper of the user's (not Carbide's) that takes a shared array and reaches no
+// barrier: its accesses belong to the caller's phase at the call.
+const clang::FunctionDecl* inlinable_helper(const clang::CallExpr* call);
+
+struct HelperAccess {
+  const clang::CallExpr* access = nullptr;  // in the helper, or in a helper it calls
+  const clang::Expr* handle = nullptr;      // the caller's array
+  const clang::Expr* index = nullptr;       // the caller's expression; null when the helper's
+                                            // index is not one of its parameters
+  AccessUse use;
+};
+
+// The accesses the helper `call` reaches (inlinable_helper(call) must hold) make to arrays
+// passed in, in the caller's terms.
+std::vector<HelperAccess> helper_accesses(const clang::CallExpr* call);
+
+}  // namespace carbide::analysis
