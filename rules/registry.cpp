@@ -63,4 +63,18 @@ diag::Finding finding(std::string_view rule, diag::Severity severity, clang::Sou
   return result;
 }
 
+std::optional<diag::Note> calling_shape_note(const RuleContext& context, const analysis::ThreadValues& values) {
+  const clang::FunctionDecl* function = values.function();
+  if (context.device.calling_shapes(function).size() < 2) return std::nullopt;
+  const analysis::BlockShape& shape = values.shape();
+  if (!shape.known()) {
+    return diag::Note{function->getLocation(), "'" + function->getNameAsString() +
+                                                   "' is also called where the block is not known"};
+  }
+  return diag::Note{function->getLocation(),
+                    "'" + function->getNameAsString() + "' is called by kernels with different blocks; this holds in the block (" +
+                        std::to_string(shape.extent[0]) + ", " + std::to_string(shape.extent[1]) + ", " +
+                        std::to_string(shape.extent[2]) + ")"};
+}
+
 }  // namespace carbide::rules

@@ -9,6 +9,7 @@
 #include <clang/AST/ASTContext.h>
 
 #include <memory>
+#include <optional>
 #include <string_view>
 #include <vector>
 
@@ -40,5 +41,9 @@ std::string source_text(const clang::ASTContext& ast, const clang::Stmt* stateme
 // A finding of `rule` at `where`, highlighting `range` when it is valid.
 diag::Finding finding(std::string_view rule, diag::Severity severity, clang::SourceLocation where,
                       std::string message, clang::SourceRange range = {});
+
+// For a helper that kernels with different blocks call, and is checked once per block: which
+// block a finding holds in, as a note at the helper.
+std::optional<diag::Note> calling_shape_note(const RuleContext& context, const analysis::ThreadValues& values);
 
 }  // namespace carbide::rules

@@ -13,6 +13,7 @@
 #include <iterator>
 #include <optional>
 #include <set>
+#include <utility>
 
 namespace carbide::rules {
 namespace {
@@ -20,6 +21,9 @@ namespace {
 using analysis::Affine;
 using analysis::LocalRange;
 using analysis::SharedAccess;
+
+// An access as written: the subscript or call, and the access inside a helper it reaches.
+using AccessSite = std::pair<const clang::CallExpr*, const clang::CallExpr*>;
 
 struct Located {
   const SharedAccess* access;
@@ -219,75 +223,86 @@ void report_unfollowed(const RuleContext& context, std::string_view rule,
   }
 }
 
+// Every pair of accesses that may share a phase, in one block the function runs in.
+void check_pairs(const RuleContext& context, std::string_view rule, const analysis::BarrierPhases& phases,
+                 const analysis::ThreadValues& values, std::set<AccessSite>& reported) {
+  const analysis::IndexBounds bounds(values);
+  const analysis::SlotSolver solver(values);
+  std::vector<Located> accesses;
+  for (const SharedAccess& access : phases.accesses) {
+    if (access.checked_in_callers) continue;
+    if (access.index == nullptr) {  // a helper's index with no form in this function
+      accesses.push_back({&access, std::nullopt, analysis::local_range_for(values, access.expr), std::nullopt});
+      continue;
+    }
+    accesses.push_back({&access, analysis::index_form(values, access.index),
+                        analysis::local_range_for(values, access.expr),
+                        bounds.subscript_range(access.index, access.expr)});
+  }
+  for (std::size_t i = 0; i < accesses.size(); ++i) {
+    for (std::size_t j = i; j < accesses.size(); ++j) {
+      const SharedAccess& a = *accesses[i].access;
+      const SharedAccess& b = *accesses[j].access;
+      if (a.tile != b.tile || !(a.writes || b.writes) || (a.atomic && b.atomic)) continue;
+      if (i == j && !a.writes) continue;
+      if (!analysis::may_share_phase(a, b)) continue;
+      if (provably_distinct(values, phases, solver, accesses[i], accesses[j])) continue;
+      // Report the read when one side only reads, else the later write; once per access.
+      const SharedAccess& at = !b.writes ? b : !a.writes ? a : b;
+      const SharedAccess& other = &at == &a ? b : a;
+      if (!reported.insert({at.expr, at.in_helper}).second) continue;
+      const std::string tile = a.tile ? "'" + a.tile->getNameAsString() + "'" : "dynamic shared memory";
+      std::string message;
+      if (&a == &b && at.reads)
+        message = describe(context.ast, at) + " may update the same slot of " + tile +
+                  " from different threads at once; count with " +
+                  (a.tile ? a.tile->getNameAsString() : "the array") +
+                  ".fetch_add(i, v), an atomic add, or index it by the local witness";
+      else if (&a == &b)
+        message = describe(context.ast, at) + " may write the same slot of " + tile +
+                  " from different threads; index it by the local witness, or let one thread "
+                  "write (e.g. if (lid.get() == 0))";
+      else if (!at.writes)
+        message = describe(context.ast, at) + " reads a slot of " + tile +
+                  " that another thread may write in this barrier phase; put "
+                  "carbide::block::sync() between the write and the read";
+      else
+        message = describe(context.ast, at) + " and " + describe(context.ast, other) +
+                  " may write the same slot of " + tile +
+                  " from different threads in one barrier phase; make the slots provably "
+                  "distinct or separate the writes with carbide::block::sync()";
+      auto result = finding(rule, diag::Severity::Error, at.expr->getBeginLoc(), message,
+                            at.expr->getSourceRange());
+      if (&a != &b)
+        result.notes.push_back({other.expr->getBeginLoc(),
+                                std::string(other.writes ? "the write" : "the read") +
+                                    " in the same phase"});
+      for (const SharedAccess* through : {&at, &other})
+        if (through->in_helper && (through == &at || &a != &b))
+          result.notes.push_back({through->in_helper->getBeginLoc(),
+                                  "the access in the helper, checked as if inlined at the call"});
+      result.notes.push_back({at.expr->getBeginLoc(),
+                              "the checker could not prove the slots distinct for different "
+                              "threads from the index and the conditions around the access"});
+      if (auto note = calling_shape_note(context, values)) result.notes.push_back(std::move(*note));
+      context.reporter.report(std::move(result));
+    }
+  }
+}
+
 }  // namespace
 
 void SharedRaceRule::check(const RuleContext& context) {
   for (const clang::FunctionDecl* function : context.device.definitions()) {
-    const analysis::BarrierPhases& phases = context.device.barrier_phases(function);
-    if (phases.accesses.empty()) continue;
-    const analysis::ThreadValues& values = context.device.thread_values(function);
-    report_unfollowed(context, name(), values, phases.accesses);
-    const analysis::IndexBounds bounds(values);
-    const analysis::SlotSolver solver(values);
-    std::vector<Located> accesses;
-    for (const SharedAccess& access : phases.accesses) {
-      if (access.checked_in_callers) continue;
-      if (access.index == nullptr) {  // a helper's index with no form in this function
-        accesses.push_back({&access, std::nullopt, analysis::local_range_for(values, access.expr), std::nullopt});
-        continue;
-      }
-      accesses.push_back({&access, analysis::index_form(values, access.index),
-                          analysis::local_range_for(values, access.expr),
-                          bounds.subscript_range(access.index, access.expr)});
-    }
-    std::set<const SharedAccess*> reported;
-    for (std::size_t i = 0; i < accesses.size(); ++i) {
-      for (std::size_t j = i; j < accesses.size(); ++j) {
-        const SharedAccess& a = *accesses[i].access;
-        const SharedAccess& b = *accesses[j].access;
-        if (a.tile != b.tile || !(a.writes || b.writes) || (a.atomic && b.atomic)) continue;
-        if (i == j && !a.writes) continue;
-        if (!analysis::may_share_phase(a, b)) continue;
-        if (provably_distinct(values, phases, solver, accesses[i], accesses[j])) continue;
-        // Report the read when one side only reads, else the later write; once per access.
-        const SharedAccess& at = !b.writes ? b : !a.writes ? a : b;
-        const SharedAccess& other = &at == &a ? b : a;
-        if (!reported.insert(&at).second) continue;
-        const std::string tile = a.tile ? "'" + a.tile->getNameAsString() + "'" : "dynamic shared memory";
-        std::string message;
-        if (&a == &b && at.reads)
-          message = describe(context.ast, at) + " may update the same slot of " + tile +
-                    " from different threads at once; count with " +
-                    (a.tile ? a.tile->getNameAsString() : "the array") +
-                    ".fetch_add(i, v), an atomic add, or index it by the local witness";
-        else if (&a == &b)
-          message = describe(context.ast, at) + " may write the same slot of " + tile +
-                    " from different threads; index it by the local witness, or let one thread "
-                    "write (e.g. if (lid.get() == 0))";
-        else if (!at.writes)
-          message = describe(context.ast, at) + " reads a slot of " + tile +
-                    " that another thread may write in this barrier phase; put "
-                    "carbide::block::sync() between the write and the read";
-        else
-          message = describe(context.ast, at) + " and " + describe(context.ast, other) +
-                    " may write the same slot of " + tile +
-                    " from different threads in one barrier phase; make the slots provably "
-                    "distinct or separate the writes with carbide::block::sync()";
-        auto result = finding(name(), diag::Severity::Error, at.expr->getBeginLoc(), message,
-                              at.expr->getSourceRange());
-        if (&a != &b)
-          result.notes.push_back({other.expr->getBeginLoc(),
-                                  std::string(other.writes ? "the write" : "the read") +
-                                      " in the same phase"});
-        for (const SharedAccess* through : {&at, &other})
-          if (through->in_helper && (through == &at || &a != &b))
-            result.notes.push_back({through->in_helper->getBeginLoc(),
-                                    "the access in the helper, checked as if inlined at the call"});
-        result.notes.push_back({at.expr->getBeginLoc(),
-                                "the checker could not prove the slots distinct for different "
-                                "threads from the index and the conditions around the access"});
-        context.reporter.report(std::move(result));
-      }
+    // A helper is checked in each block its callers run it in; each access reported once.
+    std::set<AccessSite> reported;
+    bool first = true;
+    for (const analysis::BlockShape& shape : context.device.calling_shapes(function)) {
+      const analysis::BarrierPhases& phases = context.device.barrier_phases(function, shape);
+      if (phases.accesses.empty()) break;
+      const analysis::ThreadValues& values = context.device.thread_values(function, shape);
+      if (std::exchange(first, false)) report_unfollowed(context, name(), values, phases.accesses);
+      check_pairs(context, name(), phases, values, reported);
     }
   }
 }

@@ -210,4 +210,30 @@ void good_warp_uniform_by_value(carbide::span<const float> in, carbide::disjoint
   if (float* o = out.get_mut(idx)) *o = v;
 }
 
+// Good: a helper is checked once per calling contract. `tid < 32` is the same for whole warps in
+// both blocks that call `warp_total` (with the blocks of all callers merged into one unknown
+// shape, it could not be shown).
+float warp_total(float v) {
+  const unsigned tid = carbide::thread::thread_idx().x;
+  if (tid < 32)
+    for (unsigned offset = 16; offset > 0; offset /= 2) v += carbide::warp::shfl_down(v, offset);
+  return v;
+}
+
+CARBIDE_KERNEL
+CARBIDE_LAUNCH_CONTRACT(domain = 1, block = (128, 1, 1))
+void warp_total_narrow(carbide::span<const float> in, carbide::disjoint_span<float> out) {
+  auto idx = carbide::thread::index_1d();
+  const float v = warp_total(in[idx.get()]);
+  if (float* o = out.get_mut(idx)) *o = v;
+}
+
+CARBIDE_KERNEL
+CARBIDE_LAUNCH_CONTRACT(domain = 1, block = (256, 1, 1))
+void warp_total_wide(carbide::span<const float> in, carbide::disjoint_span<float> out) {
+  auto idx = carbide::thread::index_1d();
+  const float v = warp_total(in[idx.get()]);
+  if (float* o = out.get_mut(idx)) *o = v;
+}
+
 }  // namespace kernels

@@ -770,4 +770,33 @@ void blelloch_one_level_too_deep(carbide::disjoint_span<float> out) {
   if (float* o = out.get_mut(idx)) *o = tree[t];
 }
 
+// A helper is checked in each block its callers run it in: its slots `t % 128` are distinct in
+// a 128-thread block, and meet in a 256-thread one.
+float stage_by_thread(float v) {
+  auto slots = carbide::block::shared<float, 128>();
+  const unsigned t = carbide::thread::thread_idx().x;
+  slots[t % 128] = v;
+  // CHECK: shared-race.cpp:[[@LINE-1]]:3: error: 'slots[t % 128]' may write the same slot of 'slots' from different threads
+  // CHECK: note: the checker could not prove
+  // CHECK: shared-race.cpp:[[@LINE-6]]:7: note: 'stage_by_thread' is called by kernels with different blocks; this holds in the block (256, 1, 1)
+  carbide::block::sync();
+  return slots[(t + 1) % 128];
+}
+
+CARBIDE_KERNEL
+CARBIDE_LAUNCH_CONTRACT(domain = 1, block = (128, 1, 1))
+void stage_narrow(carbide::disjoint_span<float> out) {
+  auto idx = carbide::thread::index_1d();
+  const float v = stage_by_thread(1.f);
+  if (float* o = out.get_mut(idx)) *o = v;
+}
+
+CARBIDE_KERNEL
+CARBIDE_LAUNCH_CONTRACT(domain = 1, block = (256, 1, 1))
+void stage_wide(carbide::disjoint_span<float> out) {
+  auto idx = carbide::thread::index_1d();
+  const float v = stage_by_thread(1.f);
+  if (float* o = out.get_mut(idx)) *o = v;
+}
+
 }  // namespace kernels

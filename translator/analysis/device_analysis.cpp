@@ -126,6 +126,14 @@ DeviceAnalysis::DeviceAnalysis(clang::ASTContext& context, const model::Program&
   for (const clang::FunctionDecl* definition : definitions_)
     Collector(context.getSourceManager(), definition, unsafe_blocks_, pointer_sources_)
         .TraverseStmt(definition->getBody());
+  for (const model::Module& module : program.modules)
+    for (const model::Kernel& kernel : module.kernels) {
+      if (kernel.is_tile) continue;
+      BlockShape shape;
+      if (kernel.has_valid_contract())
+        for (int axis = 0; axis < 3; ++axis) shape.extent[axis] = kernel.contract->parsed->block[axis];
+      add_calling_shape(kernel.decl, shape, 0);
+    }
   // Instances share their pattern's CARBIDE_UNSAFE blocks.
   std::sort(unsafe_blocks_.begin(), unsafe_blocks_.end(),
             [&](const UnsafeBlock& a, const UnsafeBlock& b) {
@@ -138,36 +146,45 @@ DeviceAnalysis::DeviceAnalysis(clang::ASTContext& context, const model::Program&
                        unsafe_blocks_.end());
 }
 
-BlockShape DeviceAnalysis::block_shape(const clang::FunctionDecl* function) const {
-  std::optional<BlockShape> shared;
-  bool agree = true;
-  for (const model::Module& module : program_.modules) {
-    for (const model::Kernel& kernel : module.kernels) {
-      if (kernel.is_tile) continue;
-      BlockShape shape;
-      if (kernel.has_valid_contract()) {
-        const auto& block = kernel.contract->parsed->block;
-        for (int axis = 0; axis < 3; ++axis) shape.extent[axis] = block[axis];
-      }
-      if (kernel.decl == function || kernel.decl->getCanonicalDecl() == function->getCanonicalDecl())
-        return shape;
-      if (shared && !(*shared == shape)) agree = false;
-      shared = shape;
+// Each kernel's block reaches the helpers it calls, directly or through other helpers.
+void DeviceAnalysis::add_calling_shape(const clang::FunctionDecl* function, const BlockShape& shape, int depth) {
+  constexpr int kMaxCallDepth = 16;
+  const clang::FunctionDecl* canonical = function->getCanonicalDecl();
+  std::vector<BlockShape>& shapes = calling_shapes_[canonical];
+  if (depth > kMaxCallDepth || std::find(shapes.begin(), shapes.end(), shape) != shapes.end()) return;
+  shapes.push_back(shape);
+  const clang::FunctionDecl* definition = nullptr;
+  if (!function->hasBody(definition)) return;
+  struct Calls : clang::RecursiveASTVisitor<Calls> {
+    std::vector<const clang::FunctionDecl*> callees;
+    bool VisitCallExpr(clang::CallExpr* call) {
+      if (const clang::FunctionDecl* callee = call->getDirectCallee())
+        if (!model::vocabulary::is_carbide(callee)) callees.push_back(callee);
+      return true;
     }
-  }
-  return agree && shared ? *shared : BlockShape{};
+  } calls;
+  calls.TraverseStmt(definition->getBody());
+  for (const clang::FunctionDecl* callee : calls.callees) add_calling_shape(callee, shape, depth + 1);
 }
 
-const ThreadValues& DeviceAnalysis::thread_values(const clang::FunctionDecl* function) const {
-  std::unique_ptr<ThreadValues>& values = thread_values_[function];
-  if (!values) values = std::make_unique<ThreadValues>(context_, function, block_shape(function));
+const std::vector<BlockShape>& DeviceAnalysis::calling_shapes(const clang::FunctionDecl* function) const {
+  static const std::vector<BlockShape> unknown{BlockShape{}};
+  const auto found = calling_shapes_.find(function->getCanonicalDecl());
+  return found == calling_shapes_.end() ? unknown : found->second;
+}
+
+const ThreadValues& DeviceAnalysis::thread_values(const clang::FunctionDecl* function, const BlockShape& shape) const {
+  const ShapeKey key{function, {shape.extent[0], shape.extent[1], shape.extent[2]}};
+  std::unique_ptr<ThreadValues>& values = thread_values_[key];
+  if (!values) values = std::make_unique<ThreadValues>(context_, function, shape);
   return *values;
 }
 
-const BarrierPhases& DeviceAnalysis::barrier_phases(const clang::FunctionDecl* function) const {
-  auto found = barrier_phases_.find(function);
+const BarrierPhases& DeviceAnalysis::barrier_phases(const clang::FunctionDecl* function, const BlockShape& shape) const {
+  const ShapeKey key{function, {shape.extent[0], shape.extent[1], shape.extent[2]}};
+  auto found = barrier_phases_.find(key);
   if (found == barrier_phases_.end())
-    found = barrier_phases_.emplace(function, find_barrier_phases(thread_values(function))).first;
+    found = barrier_phases_.emplace(key, find_barrier_phases(thread_values(function, shape))).first;
   return found->second;
 }
 

@@ -12,6 +12,7 @@
 #include <clang/AST/Expr.h>
 #include <clang/AST/Stmt.h>
 
+#include <array>
 #include <map>
 #include <memory>
 #include <string>
@@ -48,20 +49,21 @@ class DeviceAnalysis {
   bool in_unsafe_block(const clang::Stmt* statement) const;
   Provenance provenance(const clang::Expr* pointer) const;
 
-  // The block a function runs in: its own contract for a kernel; for a helper, the contract all
-  // kernels share (unknown when they differ).
-  BlockShape block_shape(const clang::FunctionDecl* function) const;
-
   // The device functions' definitions, in source order.
   const std::vector<const clang::FunctionDecl*>& definitions() const { return definitions_; }
 
-  // Uniformity and affine forms of a device function's values, built once for every rule that
-  // asks.
-  const ThreadValues& thread_values(const clang::FunctionDecl* function) const;
+  // The blocks a function runs in: its own contract's for a kernel; for a helper, each distinct
+  // block of the kernels that reach it, so that it is analysed once per calling contract (one
+  // unknown shape when no kernel with a contract reaches it).
+  const std::vector<BlockShape>& calling_shapes(const clang::FunctionDecl* function) const;
 
-  // A device function's barrier phases and shared accesses, found once for the shared-race rule
-  // and for codegen's proven subscripts.
-  const BarrierPhases& barrier_phases(const clang::FunctionDecl* function) const;
+  // Uniformity and affine forms of a device function's values in one of its calling shapes,
+  // built once for every rule that asks.
+  const ThreadValues& thread_values(const clang::FunctionDecl* function, const BlockShape& shape) const;
+
+  // A device function's barrier phases and shared accesses in one of its calling shapes, found
+  // once for the shared-race rule and for codegen's proven subscripts.
+  const BarrierPhases& barrier_phases(const clang::FunctionDecl* function, const BlockShape& shape) const;
 
   // Where each device function reaches a barrier or a warp collective, helpers followed.
   const CollectiveSites& collective_sites() const { return collective_sites_; }
@@ -75,8 +77,12 @@ class DeviceAnalysis {
   std::vector<UnsafeBlock> unsafe_blocks_;
   // Every value a local pointer variable is given: its initializer and each assignment.
   std::map<const clang::VarDecl*, std::vector<const clang::Expr*>> pointer_sources_;
-  mutable std::map<const clang::FunctionDecl*, std::unique_ptr<ThreadValues>> thread_values_;
-  mutable std::map<const clang::FunctionDecl*, BarrierPhases> barrier_phases_;
+  void add_calling_shape(const clang::FunctionDecl* function, const BlockShape& shape, int depth);
+
+  std::map<const clang::FunctionDecl*, std::vector<BlockShape>> calling_shapes_;  // by canonical decl
+  using ShapeKey = std::pair<const clang::FunctionDecl*, std::array<std::uint64_t, 3>>;
+  mutable std::map<ShapeKey, std::unique_ptr<ThreadValues>> thread_values_;
+  mutable std::map<ShapeKey, BarrierPhases> barrier_phases_;
   CollectiveSites collective_sites_;
 };
 
