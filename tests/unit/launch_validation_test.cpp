@@ -202,7 +202,8 @@ TEST(TransposedOutput, TilesFollowTheBlockAndThePiece) {
   EXPECT_NO_THROW(validate_transposed_output(kTransposedKernel, single, LaunchConfig2D({514, 512, 1}, {16, 16, 1})));
   EXPECT_THROW(validate_transposed_output(kTransposedKernel, single, LaunchConfig2D({257, 256, 1}, {16, 16, 1})),
                LaunchContractError);
-  // Rows of a tile come from block.y, columns from block.x: 2 x 3 pieces of 8 x 4 blocks are 8 x 24.
+  // Rows of a tile come from block.y, columns from block.x: 2 x 3 pieces in blocks of (8, 4, 1)
+  // threads make tiles of 8 x 24.
   const TransposedOutput wide{"out", 17, 50, 2, 3};
   EXPECT_NO_THROW(validate_transposed_output(kTransposedKernel, wide, LaunchConfig2D({3, 3, 1}, {8, 4, 1})));
 }
