@@ -86,6 +86,29 @@ void report_mixed_forms(const RuleContext& context, std::string_view rule) {
     }
 }
 
+// A view claimed at transposed block coordinates is exclusive only while the launch grid is the
+// view's tile grid transposed, and the stub can check that only of a kernel parameter: a local
+// copy of a view, claimed that way, would escape the check.
+void report_transposed_copies(const RuleContext& context, std::string_view rule) {
+  analysis::ViewClaimFinder claims(context.ast);
+  for (const clang::FunctionDecl* function : context.device.definitions())
+    for (const auto& [view, made] : claims.claims_of(function)) {
+      if (llvm::isa<clang::ParmVarDecl>(view)) continue;
+      const auto transposed =
+          llvm::find_if(made, [](const analysis::ViewClaim& claim) { return claim.transposed.has_value(); });
+      if (transposed == made.end()) continue;
+      const std::string name = view->getNameAsString();
+      context.reporter.report(finding(
+          rule, diag::Severity::Error, transposed->site->getBeginLoc(),
+          "'" + source_text(context.ast, transposed->site) + "' claims '" + name +
+              "' with thread::index_2d_transposed(), but '" + name +
+              "' is a local copy of a view: the launch checks the grid only against the tile grid "
+              "of a kernel parameter. Claim the parameter itself (or pass it to the helper that "
+              "claims it)",
+          transposed->site->getSourceRange()));
+    }
+}
+
 // Pairs at one stride never share an element, but pairs at two strides can; blocks' regions of
 // one size never overlap, of two sizes they do. So the argument a claim's partition depends on
 // must be one value for every thread and the whole kernel (there is no grid-wide barrier between
@@ -124,6 +147,7 @@ void report_variant_sizes(const RuleContext& context, std::string_view rule) {
 void DisjointForeignWriteRule::check(const RuleContext& context) {
   Finder(context, name()).run();
   report_mixed_forms(context, name());
+  report_transposed_copies(context, name());
   report_variant_sizes(context, name());
 }
 

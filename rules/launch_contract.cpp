@@ -64,11 +64,12 @@ void LaunchContractRule::check(const RuleContext& context) {
       WitnessFinder witnesses;
       witnesses.TraverseStmt(kernel.decl->getBody());
       if (witnesses.found != nullptr && witnesses.domain != parsed.domain) {
-        const char* used = witnesses.domain == 1 ? "index_1d()" : "index_2d()";
+        // As written: index_2d_transposed() is a 2-D witness too.
+        const std::string used = witnesses.found->getDirectCallee()->getNameAsString() + "()";
         auto result = report("domain = " + std::to_string(parsed.domain) + " but the kernel uses " +
                              used + "; write domain = " + std::to_string(witnesses.domain) +
                              " or use the matching witness");
-        result.notes.push_back({witnesses.found->getBeginLoc(), std::string(used) + " used here"});
+        result.notes.push_back({witnesses.found->getBeginLoc(), used + " used here"});
         context.reporter.report(std::move(result));
       }
     }

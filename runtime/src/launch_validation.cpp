@@ -83,4 +83,22 @@ void validate_launch(const LaunchContract& contract, const LaunchConfig& config,
   validate_device_limits(kernel, config, device, footprint);
 }
 
+void validate_transposed_output(const std::string& kernel, const TransposedOutput& output,
+                                const LaunchConfig& config) {
+  const std::uint64_t tile_rows = output.piece_rows * config.block[1];
+  const std::uint64_t tile_cols = output.piece_cols * config.block[0];
+  if (tile_rows == 0 || tile_cols == 0) return;  // a piece of no elements claims nothing
+  const Extent3 needed{div_ceil(output.rows, tile_rows), div_ceil(output.cols, tile_cols), 1};
+  if (config.grid == needed) return;
+  const std::string param = std::string("'") + output.param + "'";
+  reject(kernel, "grid",
+         extent_text(needed) + ", the tile grid of " + param + " transposed: " + param + " is " +
+             std::to_string(output.rows) + " x " + std::to_string(output.cols) + " elements, " +
+             std::to_string(needed[0]) + " x " + std::to_string(needed[1]) + " tiles of " +
+             std::to_string(tile_rows) + " x " + std::to_string(tile_cols) +
+             ", and thread::index_2d_transposed() gives block (x, y) its tile (x, y), so grid.x "
+             "counts its tile rows and grid.y its tile columns",
+         extent_text(config.grid));
+}
+
 }  // namespace carbide

@@ -299,6 +299,40 @@ void strided_tiles(carbide::disjoint_span2d<float> out, carbide::atomic_span<uns
   }
 }
 
+// The textbook transpose's block order (cuda-samples transposeNoBankConflicts): block (bx, by)
+// reads the 32 × 32 input tile at its own coordinates and writes the output tile at its
+// transposed ones through index_2d_transposed(), four rows per thread eight apart; `writes`
+// counts the stores of each output element.
+CARBIDE_KERNEL
+CARBIDE_LAUNCH_CONTRACT(domain = 2, block = (32, 8, 1))
+void transposed_tiles(carbide::span2d<const float> in, carbide::disjoint_span2d<float> out,
+                      carbide::atomic_span<unsigned> writes) {
+  auto tile = carbide::block::shared<float, 32 * 33>();
+  const unsigned tx = carbide::thread::thread_idx().x, ty = carbide::thread::thread_idx().y;
+  const std::size_t col = std::size_t(carbide::thread::block_idx().x) * 32 + tx;
+  for (unsigned j = 0; j < 32; j += 8) {
+    const std::size_t row = std::size_t(carbide::thread::block_idx().y) * 32 + ty + j;
+    if (row < in.rows() && col < in.cols()) tile[(ty + j) * 33 + tx] = in(row, col);
+  }
+  carbide::block::sync();
+  if (auto mine = out.get_mut_strided_tile<4, 1>(carbide::thread::index_2d_transposed())) {
+    for (int i = 0; i < 4; ++i) {
+      mine.store(i, 0, tile[tx * 33 + ty + 8 * i]);
+      if (mine.row(i) < out.rows() && mine.col(0) < out.cols())
+        writes.fetch_add(mine.row(i) * out.cols() + mine.col(0), 1u);
+    }
+  }
+}
+
+// The one-element form at transposed block coordinates, in a block of 16 × 4 threads: each
+// element gets its own (row, col) written into it.
+CARBIDE_KERNEL
+CARBIDE_LAUNCH_CONTRACT(domain = 2, block = (16, 4, 1))
+void transposed_elements(carbide::disjoint_span2d<float> out) {
+  auto at = carbide::thread::index_2d_transposed();
+  if (float* e = out.get_mut(at)) *e = float(at.row() * 1000 + at.col());
+}
+
 // Records through views: a user struct and its helper from a header, read and written whole.
 CARBIDE_KERNEL
 CARBIDE_LAUNCH_CONTRACT(domain = 1, block = (kBlock, 1, 1))

@@ -209,6 +209,54 @@ TEST(Vocabulary, StridedPiecesAndTilesGiveEveryElementToOneThread) {
   EXPECT_EQ(wrong, 0u);
 }
 
+// A transpose at the textbook's block order, on a 70 × 45 matrix (partial tiles on both edges of
+// the input and the output): every element of the 45 × 70 output is the input's, stored once,
+// under the only grid the launch accepts, the output's 2 × 3 tile grid transposed.
+TEST(Vocabulary, TransposedTilesWriteEveryElementOnce) {
+  CARBIDE_REQUIRE_DEVICE();
+  auto ctx = carbide::Context::create(0);
+  auto stream = ctx.default_stream();
+  auto module = gpu_vocabulary::load(ctx);
+  const std::size_t rows = 70, cols = 45;
+  const auto values = random_floats(rows * cols);
+  const auto in = carbide::DeviceBuffer2D<float>::from_host(stream, values, rows, cols);
+  auto out = carbide::DeviceBuffer2D<float>::from_host(stream, poisoned(rows * cols), cols, rows);
+  auto writes = carbide::DeviceBuffer<unsigned>::zeroed(stream, rows * cols);
+  // Block (x, y) reads input tile (row y, column x) and writes output tile (row x, column y).
+  const unsigned grid_x = unsigned(carbide::div_ceil(cols, 32)), grid_y = unsigned(carbide::div_ceil(rows, 32));
+  module.transposed_tiles(
+      stream, module.prepare_transposed_tiles(carbide::LaunchConfig2D({grid_x, grid_y, 1}, {32, 8, 1})), in, out,
+      writes);
+  const auto transposed = out.to_host_vec(stream);
+  const auto counts = writes.to_host_vec(stream);
+  std::size_t wrong = 0;
+  for (std::size_t r = 0; r < cols; ++r)
+    for (std::size_t c = 0; c < rows; ++c)
+      wrong += transposed[r * rows + c] != values[c * cols + r] || counts[r * rows + c] != 1;
+  EXPECT_EQ(wrong, 0u);
+  // The launch's own block order is the output's tile grid, not its transpose: refused.
+  EXPECT_THROW(module.transposed_tiles(
+                   stream, module.prepare_transposed_tiles(carbide::LaunchConfig2D({grid_y, grid_x, 1}, {32, 8, 1})),
+                   in, out, writes),
+               carbide::LaunchContractError);
+}
+
+TEST(Vocabulary, TransposedElementsLandAtTheirOwnCoordinates) {
+  CARBIDE_REQUIRE_DEVICE();
+  auto ctx = carbide::Context::create(0);
+  auto stream = ctx.default_stream();
+  auto module = gpu_vocabulary::load(ctx);
+  const std::size_t rows = 37, cols = 50;  // 10 × 4 tiles of 4 × 16, the last row and column partial
+  auto out = carbide::DeviceBuffer2D<float>::from_host(stream, poisoned(rows * cols), rows, cols);
+  module.transposed_elements(
+      stream, module.prepare_transposed_elements(carbide::LaunchConfig2D({10, 4, 1}, {16, 4, 1})), out);
+  const auto elements = out.to_host_vec(stream);
+  std::size_t wrong = 0;
+  for (std::size_t r = 0; r < rows; ++r)
+    for (std::size_t c = 0; c < cols; ++c) wrong += elements[r * cols + c] != float(r * 1000 + c);
+  EXPECT_EQ(wrong, 0u);
+}
+
 // The Walsh-Hadamard transform in place, radix 2, for the GPU results to match exactly.
 void walsh_on_host(std::vector<float>& values) {
   for (std::size_t stride = 1; stride < values.size(); stride *= 2)

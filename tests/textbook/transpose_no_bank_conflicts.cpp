@@ -9,13 +9,11 @@
 // - `tile[32][33]` → `block::shared<float, 32 * 33>()`, `tile[ty + j][tx]` → `tile[(ty + j) * 33 + tx]`;
 // - `__syncthreads()` → `block::sync()`; threadIdx/blockIdx/gridDim → thread_idx()/block_idx()/grid_dim();
 // - the output: the textbook's thread writes odata[(y + j) * width + x] for x = by·32 + tx,
-//   y = bx·32 + ty, j = 0, 8, 16, 24. An exclusive 2-D view hands a thread exactly that shape
-//   through `get_mut_strided_tile<4, 1>(index_2d())` (rows ty, ty + 8, … of its block's tile,
-//   column tx), but that tile belongs to the block whose (blockIdx.x, blockIdx.y) is the
-//   *output* tile's (column, row). The textbook's block index names the *input* tile, so the
-//   roles of blockIdx.x and blockIdx.y are swapped in the read phase (the grid is the same for
-//   a square matrix). The write `odata[(y + j) * width + x] = tile[tx][ty + j]` becomes
-//   `mine.store(j / BLOCK_ROWS, 0, tile[tx * 33 + ty + j])`;
+//   y = bx·32 + ty, j = 0, 8, 16, 24, the tile at the block's transposed coordinates. An
+//   exclusive 2-D view hands a thread exactly that shape through
+//   `get_mut_strided_tile<4, 1>(index_2d_transposed())`: column tx of rows ty, ty + 8, … of
+//   odata's tile (bx, by). The launch checks that the grid is odata's tile grid transposed. The write `odata[(y + j) * width + x] = tile[tx][ty + j]` becomes
+//   `mine.store(j / BLOCK_ROWS, 0, tile[tx * 33 + ty + j])`, and the read phase is the textbook's;
 // - width = gridDim.x · TILE_DIM, as in the textbook (square matrix, a multiple of 32).
 //
 // Accepted by `carbide check` with no finding:
@@ -32,11 +30,10 @@ CARBIDE_LAUNCH_BOUNDS(TILE_DIM * BLOCK_ROWS)
 CARBIDE_LAUNCH_CONTRACT(domain = 2, block = (TILE_DIM, BLOCK_ROWS, 1))
 void transposeNoBankConflicts(carbide::disjoint_span2d<float> odata, carbide::span<const float> idata) {
   auto tile = carbide::block::shared<float, TILE_DIM * (TILE_DIM + 1)>();
-  auto own = carbide::thread::index_2d();
+  auto own = carbide::thread::index_2d_transposed();
 
-  // The input tile this block transposes: rows 32·blockIdx.x …, columns 32·blockIdx.y … (see above).
-  int x = carbide::thread::block_idx().y * TILE_DIM + carbide::thread::thread_idx().x;
-  int y = carbide::thread::block_idx().x * TILE_DIM + carbide::thread::thread_idx().y;
+  int x = carbide::thread::block_idx().x * TILE_DIM + carbide::thread::thread_idx().x;
+  int y = carbide::thread::block_idx().y * TILE_DIM + carbide::thread::thread_idx().y;
   int width = carbide::thread::grid_dim().x * TILE_DIM;
 
   for (int j = 0; j < TILE_DIM; j += BLOCK_ROWS)

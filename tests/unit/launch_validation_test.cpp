@@ -162,6 +162,52 @@ TEST(DeviceLimitValidation, ChecksOnlyTheDevice) {
                LaunchContractError);
 }
 
+// A transpose's output, 8209 x 8187 floats (the sample's input is 8187 x 8209), claimed at
+// transposed block coordinates in 8 x 1 pieces by 32 x 4 blocks: tiles of 32 x 32, the last row
+// and column of tiles partial.
+const TransposedOutput kTransposed{"out", 8209, 8187, 8, 1};
+const std::string kTransposedKernel = "transpose::transpose";
+
+std::string transposed_rejection(const LaunchConfig& config) {
+  try {
+    validate_transposed_output(kTransposedKernel, kTransposed, config);
+  } catch (const LaunchContractError& error) {
+    return error.what();
+  }
+  return "";
+}
+
+TEST(TransposedOutput, AcceptsTheOutputsTileGridTransposed) {
+  // 257 tile rows (8209 = 256·32 + 17) along grid.x, 256 tile columns (8187 = 255·32 + 27) along y.
+  EXPECT_EQ(transposed_rejection(LaunchConfig2D({257, 256, 1}, {32, 4, 1})), "");
+}
+
+TEST(TransposedOutput, RejectsAnyOtherGrid) {
+  const std::string as_launched = transposed_rejection(LaunchConfig2D({256, 257, 1}, {32, 4, 1}));
+  EXPECT_EQ(as_launched,
+            "launch of transpose::transpose rejected: grid must be (257, 256, 1), the tile grid of "
+            "'out' transposed: 'out' is 8209 x 8187 elements, 257 x 256 tiles of 32 x 32, and "
+            "thread::index_2d_transposed() gives block (x, y) its tile (x, y), so grid.x counts its "
+            "tile rows and grid.y its tile columns, got (256, 257, 1)");
+  // Too many blocks would also be a grid the check cannot pair with tiles one to one; too few
+  // leave tiles unwritten; a second layer along z would write every tile twice.
+  EXPECT_NE(transposed_rejection(LaunchConfig2D({258, 256, 1}, {32, 4, 1})), "");
+  EXPECT_NE(transposed_rejection(LaunchConfig2D({257, 255, 1}, {32, 4, 1})), "");
+  EXPECT_NE(transposed_rejection(LaunchConfig2D({257, 256, 2}, {32, 4, 1})), "");
+}
+
+TEST(TransposedOutput, TilesFollowTheBlockAndThePiece) {
+  // The same output in 1 x 1 pieces of 16 x 16 blocks: tiles of 16 x 16.
+  const TransposedOutput single{"out", 8209, 8187, 1, 1};
+  EXPECT_NO_THROW(validate_transposed_output(kTransposedKernel, single, LaunchConfig2D({514, 512, 1}, {16, 16, 1})));
+  EXPECT_THROW(validate_transposed_output(kTransposedKernel, single, LaunchConfig2D({257, 256, 1}, {16, 16, 1})),
+               LaunchContractError);
+  // Rows of a tile come from block.y, columns from block.x: 2 x 3 pieces in blocks of (8, 4, 1)
+  // threads make tiles of 8 x 24.
+  const TransposedOutput wide{"out", 17, 50, 2, 3};
+  EXPECT_NO_THROW(validate_transposed_output(kTransposedKernel, wide, LaunchConfig2D({3, 3, 1}, {8, 4, 1})));
+}
+
 TEST(DivCeil, RoundsUp) {
   EXPECT_EQ(div_ceil(1024, 256), 4u);
   EXPECT_EQ(div_ceil(1025, 256), 5u);

@@ -33,6 +33,22 @@ std::string form_of(const clang::CXXMemberCallExpr* call, const clang::ASTContex
   return form;
 }
 
+// The piece of a claim made with index_2d_transposed()'s witness; none for any other witness.
+std::optional<TransposedPiece> transposed_piece(const clang::CXXMemberCallExpr* call) {
+  if (call->getNumArgs() == 0) return std::nullopt;
+  const clang::CXXRecordDecl* witness =
+      call->getArg(0)->getType().getNonReferenceType()->getAsCXXRecordDecl();
+  if (!model::vocabulary::places_blocks_transposed(witness)) return std::nullopt;
+  TransposedPiece piece;
+  if (const clang::TemplateArgumentList* extents = call->getMethodDecl()->getTemplateSpecializationArgs();
+      extents && extents->size() == 2 && extents->get(0).getKind() == clang::TemplateArgument::Integral &&
+      extents->get(1).getKind() == clang::TemplateArgument::Integral) {
+    piece.rows = extents->get(0).getAsIntegral().getZExtValue();
+    piece.cols = extents->get(1).getAsIntegral().getZExtValue();
+  }
+  return piece;
+}
+
 }  // namespace
 
 const ViewClaims& ViewClaimFinder::claims_of(const clang::FunctionDecl* function) {
@@ -46,8 +62,14 @@ const ViewClaims& ViewClaimFinder::claims_of(const clang::FunctionDecl* function
       if (const auto* member = llvm::dyn_cast<clang::CXXMemberCallExpr>(call)) {
         const clang::CXXMethodDecl* method = member->getMethodDecl();
         if (method && method->getName().starts_with("get_mut") && is_disjoint_view(method->getParent()))
-          if (const clang::ValueDecl* view = named_view(member->getImplicitObjectArgument()))
-            found[view].push_back({member, form_of(member, finder->ast_), member});
+          if (const clang::ValueDecl* view = named_view(member->getImplicitObjectArgument())) {
+            const auto transposed = transposed_piece(member);
+            // The block order is part of the partition: tile (r, c) of one form is another
+            // block's tile in the other.
+            std::string form = form_of(member, finder->ast_);
+            if (transposed) form += " at transposed block coordinates";
+            found[view].push_back({member, std::move(form), member, transposed});
+          }
         return true;
       }
       const clang::FunctionDecl* callee = call->getDirectCallee();
@@ -58,7 +80,8 @@ const ViewClaims& ViewClaimFinder::claims_of(const clang::FunctionDecl* function
         const clang::ValueDecl* view = named_view(call->getArg(i));
         const auto passed = inside.find(definition->getParamDecl(i));
         if (!view || passed == inside.end()) continue;
-        for (const ViewClaim& claim : passed->second) found[view].push_back({claim.claim, claim.form, call});
+        for (const ViewClaim& claim : passed->second)
+          found[view].push_back({claim.claim, claim.form, call, claim.transposed});
       }
       return true;
     }

@@ -7,17 +7,26 @@
 #include <clang/AST/ASTContext.h>
 #include <clang/AST/ExprCXX.h>
 
+#include <cstdint>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
 
 namespace carbide::analysis {
 
+// A claim made with thread::index_2d_transposed(): the piece one thread gets, Rows × Cols of
+// get_mut_tile or get_mut_strided_tile, 1 × 1 of get_mut. A block's tile is that times the block.
+struct TransposedPiece {
+  std::uint64_t rows = 1, cols = 1;
+};
+
 struct ViewClaim {
   const clang::CXXMemberCallExpr* claim;  // `view.get_mut_chunk<4>(idx)`, in this function or a helper
   std::string form;                       // "get_mut_chunk<4>"
   const clang::Expr* site;                // in the function asked about: the claim, or the call that makes it
+  std::optional<TransposedPiece> transposed;  // set when the witness places blocks transposed
 };
 
 // Per view, in the order the function's body makes them.

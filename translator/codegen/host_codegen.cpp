@@ -1,5 +1,6 @@
 #include "codegen/host_codegen.hpp"
 
+#include "analysis/view_claims.hpp"
 #include "codegen/copied_declarations.hpp"
 #include "codegen/generated_text.hpp"
 #include "codegen/tile_stubs.hpp"
@@ -184,7 +185,30 @@ std::string argument_setup(const model::Kernel& kernel) {
   return text;
 }
 
-std::string kernel_definitions(const model::Kernel& kernel, std::size_t index) {
+// For each 2-D output the kernel claims with thread::index_2d_transposed(), the check that
+// `config`'s grid is the output's tile grid transposed, without which two blocks could own one
+// tile (carbide::validate_transposed_output). carbide-disjoint-foreign-write has made sure that
+// each such view is a parameter, claimed in one form.
+std::string transposed_output_checks(const model::Kernel& kernel, analysis::ViewClaimFinder& claims,
+                                     const std::string& config) {
+  const analysis::ViewClaims& made = claims.claims_of(kernel.decl);
+  std::string text;
+  for (const model::Parameter& param : kernel.params) {
+    const auto found = made.find(param.decl);
+    if (param.kind != ParamKind::ExclusiveView2D || found == made.end()) continue;
+    const auto transposed = llvm::find_if(
+        found->second, [](const analysis::ViewClaim& claim) { return claim.transposed.has_value(); });
+    if (transposed == found->second.end()) continue;
+    text += "  carbide::validate_transposed_output(\n      " + c_string(kernel.qualified_name) +
+            ",\n      {" + c_string(param.name) + ", " + param.name + ".rows(), " + param.name +
+            ".cols(), " + std::to_string(transposed->transposed->rows) + ", " +
+            std::to_string(transposed->transposed->cols) + "},\n      " + config + ");\n";
+  }
+  return text;
+}
+
+std::string kernel_definitions(const model::Kernel& kernel, std::size_t index,
+                               analysis::ViewClaimFinder& claims) {
   const std::string i = std::to_string(index);
   const std::string prefix = template_prefix(kernel, "");
   std::string text;
@@ -203,7 +227,8 @@ std::string kernel_definitions(const model::Kernel& kernel, std::size_t index) {
     text += prefix + "void " + member(kernel, kernel.name) + "(const carbide::Stream& stream, const carbide::Prepared<" +
             tag_type(kernel) + ">& prepared" + parameter_list(kernel) + ") const {\n"
             "  carbide::detail::check_prepared_for(" + c_string(kernel.qualified_name) +
-            ", prepared.module_identity(), loaded_);\n" + argument_setup(kernel) +
+            ", prepared.module_identity(), loaded_);\n" +
+            transposed_output_checks(kernel, claims, "prepared.config()") + argument_setup(kernel) +
             "  loaded_.launch(" + i + ", stream, prepared.config(), args);\n}\n\n";
   } else {
     text += prefix + "void " + member(kernel, launch_name(kernel)) + "(const carbide::Stream& stream, "
@@ -212,7 +237,8 @@ std::string kernel_definitions(const model::Kernel& kernel, std::size_t index) {
             ", config, loaded_.context().limits(),\n"
             "                                  loaded_.footprint(" + i + "));\n"
             "  loaded_.reserve_dynamic_shared(" + i + ", config.dynamic_shared_bytes);\n" +
-            argument_setup(kernel) + "  loaded_.launch(" + i + ", stream, config, args);\n}\n\n";
+            transposed_output_checks(kernel, claims, "config") + argument_setup(kernel) +
+            "  loaded_.launch(" + i + ", stream, config, args);\n}\n\n";
   }
   return text;
 }
@@ -286,6 +312,7 @@ std::string generate_host_stubs(const model::Program& program, const ModuleImage
   }
   text += "\nnamespace {\n\n// " + image.description +
           ".\n" + image_array(image.bytes) + "\n}  // namespace\n";
+  analysis::ViewClaimFinder claims(context);
   for (const model::Module& module : program.modules) {
     text += "\n" + open_namespaces(module.namespace_path, module.inline_namespaces) + "namespace {\n";
     for (const model::Kernel& kernel : module.kernels)
@@ -299,7 +326,7 @@ std::string generate_host_stubs(const model::Program& program, const ModuleImage
     for (std::size_t i = 0; i < module.kernels.size(); ++i) {
       const model::Kernel& kernel = module.kernels[i];
       text += kernel.is_tile ? tile_kernel_definition(kernel, i, tiles.find(kernel)->plan, parameter_list(kernel))
-                             : kernel_definitions(kernel, i);
+                             : kernel_definitions(kernel, i, claims);
     }
     text += close_namespaces(module.namespace_path);
   }

@@ -11,6 +11,7 @@ namespace {
 constexpr DeviceFunction kDeviceFunctions[] = {
     {"carbide::thread::index_1d", Role::WitnessSource, Sameness::PerThread},
     {"carbide::thread::index_2d", Role::WitnessSource, Sameness::PerThread},
+    {"carbide::thread::index_2d_transposed", Role::WitnessSource, Sameness::PerThread},
     {"carbide::thread::local_index", Role::WitnessSource, Sameness::PerThread},
     {"carbide::thread::lane", Role::WitnessSource, Sameness::PerThread},
     {"carbide::thread::grid_stride", Role::WitnessSource, Sameness::PerThread},
@@ -85,6 +86,7 @@ struct NamedType {
 constexpr NamedType kWitnesses[] = {
     {"carbide::thread::index_1d_witness", int(Witness::Global1D)},
     {"carbide::thread::index_2d_witness", int(Witness::Global2D)},
+    {"carbide::thread::index_2d_transposed_witness", int(Witness::Global2D)},
     {"carbide::thread::local_index_witness", int(Witness::Local)},
     {"carbide::thread::lane_witness", int(Witness::Lane)},
 };
@@ -263,6 +265,10 @@ bool is_witness_read(const clang::Expr* expr, Witness kind) {
   const llvm::StringRef name = method->getName();
   return (name == "get" || name == "row" || name == "col") &&
          witness_kind(method->getParent()) == kind;
+}
+
+bool places_blocks_transposed(const clang::CXXRecordDecl* witness) {
+  return named(witness, "carbide::thread::index_2d_transposed_witness");
 }
 
 std::optional<View> view_kind(const clang::CXXRecordDecl* record) {

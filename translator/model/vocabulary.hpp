@@ -19,7 +19,7 @@ enum class Sameness { PerThread, PerWarp, PerBlock, AsArguments };
 
 // What a call of one of Carbide's device functions does, for the analyses.
 enum class Role {
-  WitnessSource,     // index_1d, index_2d, local_index, lane: an unforgeable per-thread index
+  WitnessSource,     // index_1d, index_2d(_transposed), local_index, lane: an unforgeable per-thread index
   ThreadCoordinate,  // thread_idx: the thread's position in its block
   BlockConstant,     // block_idx, block_dim, grid_dim: one value for the whole block
   SharedAllocation,  // block::shared, block::dynamic_shared: the block's one array
@@ -60,6 +60,10 @@ bool is_extent_query(const clang::CXXMethodDecl* method);
 // The index witnesses, by what they index.
 enum class Witness { Global1D, Global2D, Local, Lane };
 std::optional<Witness> witness_kind(const clang::CXXRecordDecl* record);
+// index_2d_transposed()'s witness: the same kind as index_2d()'s (Global2D, for the domain and
+// the other rules), but its block stands at the transposed coordinates, which the launch must
+// check against the output's tile grid.
+bool places_blocks_transposed(const clang::CXXRecordDecl* witness);
 // The witness a global index source makes (index_1d → Global1D), for the launch domain.
 std::optional<Witness> witness_made_by(const clang::CallExpr* call);
 // `w.get()` (or row()/col()) on a witness of the given kind.

@@ -138,6 +138,25 @@ class index_2d_witness {
   friend struct detail::witness_factory;
 };
 
+// The global 2-D index of a thread whose block stands at its transposed coordinates: block
+// (bx, by) takes the place of block (by, bx), so row() is bx·block_dim().y + ty and col() is
+// by·block_dim().x + tx. A transpose reads the input tile at the block's own coordinates and
+// writes the output tile at these. A type of its own, so that the translator sees every view it
+// claims, also inside helpers, and the launch can check that the grid is the output's tile grid
+// transposed (thread::index_2d_transposed()).
+class index_2d_transposed_witness {
+ public:
+  index_2d_transposed_witness(const index_2d_transposed_witness&) = delete;
+  index_2d_transposed_witness& operator=(const index_2d_transposed_witness&) = delete;
+  CARBIDE_DEVICE std::size_t row() const { return row_; }  // along y, blocks counted along x
+  CARBIDE_DEVICE std::size_t col() const { return col_; }  // along x, blocks counted along y
+
+ private:
+  CARBIDE_DEVICE index_2d_transposed_witness(std::size_t row, std::size_t col) : row_(row), col_(col) {}
+  std::size_t row_, col_;
+  friend struct detail::witness_factory;
+};
+
 // The flat block-local index: ty * block_dim().x + tx (and tz for 3-D blocks).
 class local_index_witness {
  public:
@@ -177,6 +196,11 @@ CARBIDE_DEVICE index_2d_witness index_2d() {
       std::size_t(blockIdx.y) * blockDim.y + threadIdx.y,
       std::size_t(blockIdx.x) * blockDim.x + threadIdx.x);
 }
+CARBIDE_DEVICE index_2d_transposed_witness index_2d_transposed() {
+  return detail::witness_factory::make<index_2d_transposed_witness>(
+      std::size_t(blockIdx.x) * blockDim.y + threadIdx.y,
+      std::size_t(blockIdx.y) * blockDim.x + threadIdx.x);
+}
 CARBIDE_DEVICE local_index_witness local_index() {
   return detail::witness_factory::make<local_index_witness>(flat_thread_index());
 }
@@ -190,6 +214,9 @@ CARBIDE_DEVICE carbide::dim3 grid_dim() { return {gridDim.x, gridDim.y, gridDim.
 #else
 CARBIDE_DEVICE index_1d_witness index_1d() { detail::device_only("carbide::thread::index_1d"); }
 CARBIDE_DEVICE index_2d_witness index_2d() { detail::device_only("carbide::thread::index_2d"); }
+CARBIDE_DEVICE index_2d_transposed_witness index_2d_transposed() {
+  detail::device_only("carbide::thread::index_2d_transposed");
+}
 CARBIDE_DEVICE local_index_witness local_index() { detail::device_only("carbide::thread::local_index"); }
 CARBIDE_DEVICE lane_witness lane() { detail::device_only("carbide::thread::lane"); }
 CARBIDE_DEVICE carbide::dim3 thread_idx() { detail::device_only("carbide::thread::thread_idx"); }
@@ -759,35 +786,62 @@ class disjoint_span2d {
   CARBIDE_HOST_DEVICE std::size_t cols() const { return cols_; }
   CARBIDE_HOST_DEVICE std::size_t pitch() const { return pitch_; }  // elements between rows
   T& operator[](std::size_t i) const CARBIDE_CUDA_VIEW_SUBSCRIPT;
+  // Each form takes either 2-D witness: index_2d_transposed() places the thread's block at its
+  // transposed coordinates, the forms then partition the view the same way.
   CARBIDE_DEVICE T* get_mut(const thread::index_2d_witness& own) const {
-    return own.row() < rows_ && own.col() < cols_
-               ? detail::non_null(data_ + own.row() * pitch_ + own.col())
-               : nullptr;
+    return element_at(own.row(), own.col());
+  }
+  CARBIDE_DEVICE T* get_mut(const thread::index_2d_transposed_witness& own) const {
+    return element_at(own.row(), own.col());
   }
   // The Rows × Cols tile of the thread whose witness is (r, c); tests false past the edges.
   template <int Rows, int Cols>
   CARBIDE_DEVICE tile_mut<T, Rows, Cols> get_mut_tile(const thread::index_2d_witness& own) const {
-    const std::size_t row = own.row() * Rows, col = own.col() * Cols;
-    const int rows = detail::count_within(row, rows_, Rows);
-    const int cols = detail::count_within(col, cols_, Cols);
-    return detail::witness_factory::make<tile_mut<T, Rows, Cols>>(
-        data_ + (rows && cols ? row * pitch_ + col : 0), pitch_, rows, cols);
+    return tile_at<Rows, Cols>(own.row(), own.col());
+  }
+  template <int Rows, int Cols>
+  CARBIDE_DEVICE tile_mut<T, Rows, Cols> get_mut_tile(const thread::index_2d_transposed_witness& own) const {
+    return tile_at<Rows, Cols>(own.row(), own.col());
   }
   // The Rows × Cols elements of the thread at (r, c), dealt out in turn across its block (see
   // strided_tile_mut); tests false when its first element lies past the edges.
   template <int Rows, int Cols>
   CARBIDE_DEVICE strided_tile_mut<T, Rows, Cols> get_mut_strided_tile(
-      [[maybe_unused]] const thread::index_2d_witness& own) const {
-    using Tile [[maybe_unused]] = strided_tile_mut<T, Rows, Cols>;  // no commas inside the macro's argument
-    CARBIDE_ON_DEVICE(return detail::witness_factory::make<Tile>(
-                          data_, rows_, cols_, pitch_, (own.row() - threadIdx.y) * Rows + threadIdx.y,
-                          std::size_t(blockDim.y), (own.col() - threadIdx.x) * Cols + threadIdx.x,
-                          std::size_t(blockDim.x)),
-                      "carbide::disjoint_span2d::get_mut_strided_tile");
+      const thread::index_2d_witness& own) const {
+    return strided_tile_at<Rows, Cols>(own.row(), own.col());
+  }
+  template <int Rows, int Cols>
+  CARBIDE_DEVICE strided_tile_mut<T, Rows, Cols> get_mut_strided_tile(
+      const thread::index_2d_transposed_witness& own) const {
+    return strided_tile_at<Rows, Cols>(own.row(), own.col());
   }
 
  private:
   friend struct detail::view_access;
+  // The forms above, for the thread at global (row, col), whichever witness proved it.
+  CARBIDE_DEVICE T* element_at(std::size_t row, std::size_t col) const {
+    return row < rows_ && col < cols_ ? detail::non_null(data_ + row * pitch_ + col) : nullptr;
+  }
+  template <int Rows, int Cols>
+  CARBIDE_DEVICE tile_mut<T, Rows, Cols> tile_at(std::size_t thread_row, std::size_t thread_col) const {
+    const std::size_t row = thread_row * Rows, col = thread_col * Cols;
+    const int rows = detail::count_within(row, rows_, Rows);
+    const int cols = detail::count_within(col, cols_, Cols);
+    return detail::witness_factory::make<tile_mut<T, Rows, Cols>>(
+        data_ + (rows && cols ? row * pitch_ + col : 0), pitch_, rows, cols);
+  }
+  // The block's region starts at its first thread's (row, col) times the piece's extent; its
+  // threads take the region's rows and columns in turn.
+  template <int Rows, int Cols>
+  CARBIDE_DEVICE strided_tile_mut<T, Rows, Cols> strided_tile_at([[maybe_unused]] std::size_t thread_row,
+                                                                 [[maybe_unused]] std::size_t thread_col) const {
+    using Tile [[maybe_unused]] = strided_tile_mut<T, Rows, Cols>;  // no commas inside the macro's argument
+    CARBIDE_ON_DEVICE(return detail::witness_factory::make<Tile>(
+                          data_, rows_, cols_, pitch_, (thread_row - threadIdx.y) * Rows + threadIdx.y,
+                          std::size_t(blockDim.y), (thread_col - threadIdx.x) * Cols + threadIdx.x,
+                          std::size_t(blockDim.x)),
+                      "carbide::disjoint_span2d::get_mut_strided_tile");
+  }
   T* data_ = nullptr;
   std::size_t rows_ = 0, cols_ = 0, pitch_ = 0;
 };

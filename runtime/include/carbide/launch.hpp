@@ -71,4 +71,19 @@ void validate_launch(const LaunchContract& contract, const LaunchConfig& config,
 void validate_device_limits(const std::string& kernel, const LaunchConfig& config,
                             const DeviceLimits& device, const KernelFootprint& footprint);
 
+// A 2-D output a kernel claims with thread::index_2d_transposed(): block (x, y) owns the tile at
+// row x, column y of the output's tiles, each (piece_rows · block.y) × (piece_cols · block.x)
+// elements. Every element has exactly one owner only when the grid is that tile grid
+// transposed, (tile rows, tile columns, 1): a grid.y past the tile columns would claim tiles
+// past the edge, a short one would leave tiles unwritten, a grid.z of 2 would write each twice.
+struct TransposedOutput {
+  const char* param;
+  std::uint64_t rows, cols;              // the output's extent, in elements
+  std::uint64_t piece_rows, piece_cols;  // one thread's piece: 1 × 1 for get_mut
+};
+
+// Throws LaunchContractError naming the parameter, the grid it needs and the grid given.
+void validate_transposed_output(const std::string& kernel, const TransposedOutput& output,
+                                const LaunchConfig& config);
+
 }  // namespace carbide
