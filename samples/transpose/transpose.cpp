@@ -1,10 +1,8 @@
 // transpose.cpp — out = inᵀ for an 8192 × 8192 float matrix. Each block of 32 × 4 threads moves
-// one 32 × 32 tile, in the block order of cuda-samples' transpose: block (bx, by) reads the tile
-// of `in` at its own coordinates along rows (each thread eight rows, four apart), keeps it in
-// shared memory padded to 33 columns (no bank conflicts), and writes it transposed as the tile of
-// `out` at the transposed coordinates (thread::index_2d_transposed()), along rows, each thread
-// eight rows four apart again (a strided tile), so that the block's four warps write four
-// consecutive rows at a time.
+// one 32 × 32 tile: it reads the tile of `in` along rows (each thread eight rows, four apart),
+// keeps it in shared memory padded to 33 columns (no bank conflicts), and writes it transposed
+// along rows of `out`, each thread eight rows four apart again (a strided tile), so that the
+// block's four warps write four consecutive rows at a time.
 #include <carbide/carbide.hpp>
 
 #include "../common/sample_check.hpp"
@@ -23,20 +21,20 @@ CARBIDE_LAUNCH_BOUNDS(kTile * kThreadRows, 16)  // sixteen blocks per SM: 32 reg
 CARBIDE_LAUNCH_CONTRACT(domain = 2, block = (kTile, kThreadRows, 1))
 void transpose(carbide::span<const float> in, std::uint32_t in_rows, std::uint32_t in_cols,
                carbide::disjoint_span2d<float> out) {
-  auto own = carbide::thread::index_2d_transposed();  // rows ty, ty + 4, … of out's tile (bx, by)
+  auto own = carbide::thread::index_2d();  // its rows ty, ty + 4, … of the block's 32 × 32 tile of `out`
   const unsigned tx = carbide::thread::thread_idx().x;
   const unsigned ty = carbide::thread::thread_idx().y;
   const carbide::dim3 block = carbide::thread::block_idx();
   auto tile = carbide::block::shared<float, kTile * (kTile + 1)>();
-  // The input tile at the block's own coordinates: tile[r][c] = in(32·by + r, 32·bx + c).
-  const std::size_t in_col = std::size_t(block.x) * kTile + tx;
+  // The input tile whose transpose is this block's output tile: tile[r][c] = in(32·bx + r, 32·by + c).
+  const std::size_t in_col = std::size_t(block.y) * kTile + tx;
   for (unsigned j = 0; j < kRowsPerThread; ++j) {
     const unsigned r = ty + j * kThreadRows;
-    const std::size_t in_row = std::size_t(block.y) * kTile + r;
+    const std::size_t in_row = std::size_t(block.x) * kTile + r;
     if (in_row < in_rows && in_col < in_cols) tile[r * (kTile + 1) + tx] = in[in_row * in_cols + in_col];
   }
   carbide::block::sync();
-  // out(32·bx + ty + 4·i, 32·by + tx) = in(32·by + tx, 32·bx + ty + 4·i) = tile[tx][ty + 4·i].
+  // out(32·by + ty + 4·i, 32·bx + tx) = in(32·bx + tx, 32·by + ty + 4·i) = tile[tx][ty + 4·i].
   if (auto mine = out.get_mut_strided_tile<kRowsPerThread, 1>(own)) {
     carbide::vec<float, kRowsPerThread> column;
     for (unsigned i = 0; i < kRowsPerThread; ++i) column[i] = tile[tx * (kTile + 1) + ty + i * kThreadRows];
@@ -57,9 +55,8 @@ int main(int argc, char** argv) {
       stream, std::vector<float>(in.size(), std::numeric_limits<float>::quiet_NaN()), cols, rows);
   auto module = transpose::load(ctx);
   const unsigned tile = transpose::kTile;
-  // One block per tile of `in`; the launch checks that this is out's tile grid transposed.
   auto prepared = module.prepare_transpose(carbide::LaunchConfig2D(
-      {carbide::div_ceil(cols, tile), carbide::div_ceil(rows, tile), 1},
+      {carbide::div_ceil(rows, tile), carbide::div_ceil(cols, tile), 1},
       {tile, transpose::kThreadRows, 1}));
   module.transpose(stream, prepared, in_dev, rows, cols, out_dev);
 
