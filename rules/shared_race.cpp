@@ -231,13 +231,11 @@ void check_pairs(const RuleContext& context, std::string_view rule, const analys
   std::vector<Located> accesses;
   for (const SharedAccess& access : phases.accesses) {
     if (access.checked_in_callers) continue;
-    if (access.index == nullptr) {  // a helper's index with no form in this function
-      accesses.push_back({&access, std::nullopt, analysis::local_range_for(values, access.expr), std::nullopt});
-      continue;
-    }
-    accesses.push_back({&access, analysis::index_form(values, access.index),
+    // A helper's index with no form in this function (null) has no affine form or range either.
+    const bool indexed = access.index != nullptr;
+    accesses.push_back({&access, indexed ? analysis::index_form(values, access.index) : std::nullopt,
                         analysis::local_range_for(values, access.expr),
-                        bounds.subscript_range(access.index, access.expr)});
+                        indexed ? bounds.subscript_range(access.index, access.expr) : std::nullopt});
   }
   for (std::size_t i = 0; i < accesses.size(); ++i) {
     for (std::size_t j = i; j < accesses.size(); ++j) {
