@@ -101,13 +101,18 @@ CARBIDE_DEVICE std::size_t flat_block_index() {
 // block become shifts, 64-bit products of blockDim narrow, and the compiler proves shared indexes
 // the translator could not (bench/results/2026-12-03-walsh-piece-kernel.md).
 template <unsigned X, unsigned Y, unsigned Z>
+CARBIDE_DEVICE void assume_thread_indexes() {
+  __builtin_assume(threadIdx.x < X);
+  __builtin_assume(threadIdx.y < Y);
+  __builtin_assume(threadIdx.z < Z);
+}
+
+template <unsigned X, unsigned Y, unsigned Z>
 CARBIDE_DEVICE void assume_block_shape() {
   __builtin_assume(blockDim.x == X);
   __builtin_assume(blockDim.y == Y);
   __builtin_assume(blockDim.z == Z);
-  __builtin_assume(threadIdx.x < X);
-  __builtin_assume(threadIdx.y < Y);
-  __builtin_assume(threadIdx.z < Z);
+  assume_thread_indexes<X, Y, Z>();
 }
 #endif
 
