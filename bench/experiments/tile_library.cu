@@ -147,6 +147,11 @@ TILE_SOFTMAX(tile_softmax_8x1024_t256, (256), 256, 4, 8, 1024)
 TILE_LAYERNORM_SAMPLE(tile_layernorm_sample_b5, (256, 5), 256, 8, 4096)
 TILE_LAYERNORM_SAMPLE(tile_layernorm_sample_b6, (256, 6), 256, 8, 4096)
 TILE_LAYERNORM_SAMPLE(tile_layernorm_sample_b8, (256, 8), 256, 8, 4096)
+TILE_LAYERNORM_SAMPLE(tile_layernorm_sample_b7, (256, 7), 256, 8, 4096)
+TILE_LAYERNORM_SAMPLE(tile_layernorm_sample_t128_b12, (128, 12), 128, 8, 4096)
+TILE_LAYERNORM_SAMPLE(tile_layernorm_sample_t128_b16, (128, 16), 128, 8, 4096)
+TILE_LAYERNORM_SAMPLE(tile_layernorm_sample_t512_b4, (512, 4), 512, 8, 4096)
+TILE_LAYERNORM_SAMPLE(tile_layernorm_sample_t256_v4_b8, (256, 8), 256, 4, 4096)
 TILE_LAYERNORM(tile_layernorm_4096_t256_b6, (256, 6), 256, 8, 4096)
 TILE_LAYERNORM(tile_layernorm_4096_t256_b8, (256, 8), 256, 8, 4096)
 TILE_LAYERNORM_LOADS_FIRST(tile_layernorm_first_4096_t256, (256), 256, 8, 4096)
@@ -557,6 +562,11 @@ const LayernormPlan kLayernorm[] = {
     {"sample form (n at run time, iota mask) minblocks 5", tile_layernorm_sample_b5, 256},
     {"sample form (n at run time, iota mask) minblocks 6", tile_layernorm_sample_b6, 256},
     {"sample form (n at run time, iota mask) minblocks 8", tile_layernorm_sample_b8, 256},
+    {"sample form minblocks 7", tile_layernorm_sample_b7, 256},
+    {"sample form t128 minblocks 12", tile_layernorm_sample_t128_b12, 128},
+    {"sample form t128 minblocks 16", tile_layernorm_sample_t128_b16, 128},
+    {"sample form t512 minblocks 4", tile_layernorm_sample_t512_b4, 512},
+    {"sample form t256 v4 minblocks 8", tile_layernorm_sample_t256_v4_b8, 256},
     {"tile layernorm <1,4096> t256 v8 loads first", tile_layernorm_first_4096_t256, 256},
     {"tile layernorm <1,4096> t512 v8 loads first", tile_layernorm_first_4096_t512, 512},
 };
