@@ -227,12 +227,14 @@ void report_unfollowed(const RuleContext& context, std::string_view rule,
 void check_pairs(const RuleContext& context, std::string_view rule, const analysis::BarrierPhases& phases,
                  const analysis::ThreadValues& values, std::set<AccessSite>& reported) {
   const analysis::IndexBounds bounds(values);
-  const analysis::SlotSolver solver(values);
+  const analysis::SlotSolver solver(values, [&](const clang::FunctionDecl* helper) {
+    return &context.device.thread_values(helper, values.shape());
+  });
   std::vector<Located> accesses;
   for (const SharedAccess& access : phases.accesses) {
     if (access.checked_in_callers) continue;
-    // A helper's index with no form in this function (null) has no affine form or range either.
-    const bool indexed = access.index != nullptr;
+    // A helper's index in its own terms has no affine form or range here: the solver decides.
+    const bool indexed = access.index != nullptr && access.index_in == nullptr;
     accesses.push_back({&access, indexed ? analysis::index_form(values, access.index) : std::nullopt,
                         analysis::local_range_for(values, access.expr),
                         indexed ? bounds.subscript_range(access.index, access.expr) : std::nullopt});

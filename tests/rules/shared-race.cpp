@@ -799,4 +799,44 @@ void stage_wide(carbide::disjoint_span<float> out) {
   if (float* o = out.get_mut(idx)) *o = v;
 }
 
+
+// A helper that computes its own index from the thread's coordinates is checked as if inlined:
+// its index is encoded in its own terms (its loops and conditions included), and the two
+// threads may be in different iterations of its loops, since the whole call is one phase.
+using Staging = carbide::shared_array<float, 32 * 33>;
+
+// Good: the transpose's staging loop, each thread rows ty, ty + 4, … of a 33-wide tile.
+void stage_rows(Staging& tile, carbide::span<const float> in) {
+  const unsigned tx = carbide::thread::thread_idx().x, ty = carbide::thread::thread_idx().y;
+  for (unsigned j = 0; j < 8; ++j) tile[(ty + j * 4) * 33 + tx] = in[(ty + j * 4) * 32 + tx];
+}
+
+// Bad: thread tx in iteration 1 and thread tx + 16 in iteration 0 write one slot.
+void stage_overlapping(Staging& tile, carbide::span<const float> in) {
+  const unsigned tx = carbide::thread::thread_idx().x;
+  for (unsigned j = 0; j < 2; ++j) tile[tx + j * 16] = in[j];
+}
+
+// Bad: the index depends on the helper's parameter, which the checker does not follow.
+void stage_shifted(Staging& tile, unsigned by, carbide::span<const float> in) {
+  const unsigned tx = carbide::thread::thread_idx().x;
+  tile[(tx + by) % 64] = in[0];
+}
+
+CARBIDE_KERNEL
+CARBIDE_LAUNCH_CONTRACT(domain = 2, block = (32, 4, 1))
+void staged_by_helpers(carbide::span<const float> in, carbide::disjoint_span2d<float> out) {
+  auto own = carbide::thread::index_2d();
+  auto tile = carbide::block::shared<float, 32 * 33>();
+  stage_rows(tile, in);
+  carbide::block::sync();
+  stage_overlapping(tile, in);
+  // CHECK: shared-race.cpp:[[@LINE-1]]:3: error: 'tile[tx + j * 16]' (in the helper called by 'stage_overlapping(tile, in)') may write the same slot of 'tile' from different threads
+  carbide::block::sync();
+  stage_shifted(tile, 3, in);
+  // CHECK: shared-race.cpp:[[@LINE-1]]:3: error: 'tile[(tx + by) % 64]' (in the helper called by 'stage_shifted(tile, 3, in)') may write the same slot of 'tile' from different threads
+  carbide::block::sync();
+  if (float* o = out.get_mut(own)) *o = tile[0];
+}
+
 }  // namespace kernels

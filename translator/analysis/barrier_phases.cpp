@@ -64,10 +64,10 @@ class Walker {
           result_.barriers.push_back(event);
         phases = {"S" + std::to_string(barrier_id(event))};
       } else if (is_tile_access(event)) {
-        record(event, nullptr, tile_handle(event), tile_index(event), classify_use(event, parents_), phases);
+        record(event, nullptr, tile_handle(event), tile_index(event), nullptr, classify_use(event, parents_), phases);
       } else {
         for (const HelperAccess& access : helper_accesses(event))
-          record(event, access.access, access.handle, access.index, access.use, phases);
+          record(event, access.access, access.handle, access.index, access.index_in, access.use, phases);
       }
     }
     return phases;
@@ -75,7 +75,8 @@ class Walker {
 
   // An access at `site`: the access itself, or a call to a helper that makes `in_helper`.
   void record(const clang::CallExpr* site, const clang::CallExpr* in_helper, const clang::Expr* handle,
-              const clang::Expr* index, const AccessUse& use, const Phases& phases) {
+              const clang::Expr* index, const clang::FunctionDecl* index_in, const AccessUse& use,
+              const Phases& phases) {
     SharedAccess* found = nullptr;
     for (SharedAccess& access : result_.accesses)
       if (access.expr == site && access.in_helper == in_helper) found = &access;
@@ -84,6 +85,7 @@ class Walker {
       access.expr = site;
       access.in_helper = in_helper;
       access.index = index;
+      access.index_in = index_in;
       access.reads = use.reads;
       access.writes = use.writes;
       access.atomic = use.atomic;

@@ -23,7 +23,10 @@ struct SharedAccess {
   const clang::CallExpr* expr = nullptr;   // tile[i], or tile.fetch_add(i, v); for an access in a
                                            // helper, the call in this function that reaches it
   const clang::ValueDecl* tile = nullptr;  // the handle's variable; null for dynamic shared memory
-  const clang::Expr* index = nullptr;      // null where a helper's index has no form here
+  const clang::Expr* index = nullptr;
+  // Where `index` is a helper's own expression (not one of its parameters), that helper: the
+  // index is in its terms, not this function's.
+  const clang::FunctionDecl* index_in = nullptr;
   bool reads = false;
   bool writes = false;
   bool atomic = false;  // fetch_add: atomic against other atomics on any slot

@@ -179,7 +179,11 @@ void collect(const clang::CallExpr* call, const Bindings& outer, int depth, std:
       const auto* parameter = ref ? llvm::dyn_cast<clang::ParmVarDecl>(ref->getDecl()) : nullptr;
       const auto bound = parameter ? bindings.find(parameter) : bindings.end();
       if (bound == bindings.end() || bound->second == nullptr) continue;  // the helper's own array
-      found.push_back({inner, bound->second, in_caller_terms(tile_index(inner), bindings), classify_use(inner, parents)});
+      // An index the helper computes (`ty * 33 + tx`) stays in the helper's terms: it is encoded
+      // with the helper's own values, in which its parameters are unknown.
+      const clang::Expr* index = in_caller_terms(tile_index(inner), bindings);
+      found.push_back({inner, bound->second, index ? index : tile_index(inner), index ? nullptr : helper,
+                       classify_use(inner, parents)});
     } else if (inlinable_helper(inner) != nullptr) {
       collect(inner, bindings, depth + 1, found);
     }

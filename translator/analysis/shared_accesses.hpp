@@ -37,8 +37,10 @@ const clang::FunctionDecl* inlinable_helper(const clang::CallExpr* call);
 struct HelperAccess {
   const clang::CallExpr* access = nullptr;  // in the helper, or in a helper it calls
   const clang::Expr* handle = nullptr;      // the caller's array
-  const clang::Expr* index = nullptr;       // the caller's expression; null when the helper's
-                                            // index is not one of its parameters
+  // The index in the caller's terms where it is one of the helper's parameters; otherwise the
+  // helper's own expression, with `index_in` the helper whose terms it is in.
+  const clang::Expr* index = nullptr;
+  const clang::FunctionDecl* index_in = nullptr;
   AccessUse use;
 };
 

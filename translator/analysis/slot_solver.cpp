@@ -27,11 +27,17 @@ constexpr int kShared = 2;  // the "side" of a value both threads see the same
 // conversions mean what they mean on the device.
 class Encoder {
  public:
-  Encoder(const ThreadValues& values, llvm::SMTSolver& solver, const std::set<std::string>& variant)
-      : values_(values), solver_(solver), variant_(variant) {
+  // `scope` prefixes the symbols this encoder makes up, so that a second encoder on the same
+  // solver (a helper's, below) never shares one by accident; the threads' coordinates and the
+  // block's values are the same symbols in every encoder. In a helper (`in_helper`) every local
+  // may differ between the two accesses: the whole call runs in one phase, so two threads may be
+  // in different iterations of its loops.
+  Encoder(const ThreadValues& values, llvm::SMTSolver& solver, const std::set<std::string>& variant,
+          std::string scope = "", bool in_helper = false)
+      : values_(values), solver_(solver), variant_(variant), scope_(std::move(scope)), in_helper_(in_helper) {
     for (int side = 0; side < 2; ++side)
       for (int axis = 0; axis < 3; ++axis)
-        coordinate_[side][axis] = symbol("t" + std::to_string(axis) + "." + std::to_string(side), 32);
+        coordinate_[side][axis] = shared_symbol("t" + std::to_string(axis) + "." + std::to_string(side), 32);
   }
 
   // Each thread lies in the contract's block, and the two are different threads.
@@ -56,8 +62,9 @@ class Encoder {
   }
 
   // What holds on the way to the access, as far as it can be said.
-  void constrain_path(const SharedAccess& access, int side) {
-    for (const ControlCondition& condition : values_.control().conditions_for(access.expr)) {
+  void constrain_path(const SharedAccess& access, int side) { constrain_path(access.expr, side); }
+  void constrain_path(const clang::Stmt* site, int side) {
+    for (const ControlCondition& condition : values_.control().conditions_for(site)) {
       if (!condition.holds) continue;
       if (auto test = truth(condition.expr, side, 0))
         solver_.addConstraint(*condition.holds ? *test : solver_.mkNot(*test));
@@ -92,7 +99,8 @@ class Encoder {
            width(expr->getType()) <= 64;
   }
 
-  Term symbol(const std::string& name, unsigned bits) {
+  Term symbol(const std::string& name, unsigned bits) { return shared_symbol(scope_ + name, bits); }
+  Term shared_symbol(const std::string& name, unsigned bits) {
     return solver_.mkSymbol(name.c_str(), solver_.getBitvectorSort(bits));
   }
   Term constant(std::uint64_t value, unsigned bits) {
@@ -120,7 +128,7 @@ class Encoder {
   }
   Term block_value(const std::string& name, unsigned bits) {
     auto [found, added] = block_values_.try_emplace(name, nullptr);
-    if (added) found->second = symbol("block." + name, bits);
+    if (added) found->second = shared_symbol("block." + name, bits);
     return found->second;
   }
 
@@ -220,7 +228,7 @@ class Encoder {
     if (var == nullptr) return std::nullopt;
     const unsigned bits = width(var->getType());
     const bool uniform = values_.uniformity(ref) == Uniformity::Uniform;
-    const bool changes = variant_.count(symbol_key(var)) != 0;
+    const bool changes = in_helper_ || variant_.count(symbol_key(var)) != 0;
     // Kernel arguments and other values the whole block shares, in every iteration alike.
     if (llvm::isa<clang::ParmVarDecl>(var) || var->hasGlobalStorage()) {
       if (!uniform) return std::nullopt;
@@ -538,6 +546,8 @@ class Encoder {
   const ThreadValues& values_;
   llvm::SMTSolver& solver_;
   const std::set<std::string>& variant_;
+  const std::string scope_;
+  const bool in_helper_;
   Term coordinate_[2][3];
   std::map<std::string, Term> block_values_;
   std::map<std::pair<const clang::VarDecl*, int>, Term> variables_;
@@ -560,8 +570,22 @@ bool SlotSolver::proves_distinct(const SharedAccess& a, const SharedAccess& b,
   llvm::SMTSolverRef solver = llvm::CreateZ3Solver();
   solver->setUnsignedParam("timeout", kQueryMilliseconds);
   Encoder encoder(values_, *solver, iteration_variant);
-  auto slot_a = encoder.slot(a, 0);
-  auto slot_b = encoder.slot(b, 1);
+  // An index in a helper's terms is encoded with the helper's values, by an encoder of its own.
+  std::vector<std::unique_ptr<Encoder>> helpers;
+  auto slot = [&](const SharedAccess& access, int side) -> std::optional<Term> {
+    if (access.index_in == nullptr) return encoder.slot(access, side);
+    const ThreadValues* values = helper_values_ ? helper_values_(access.index_in) : nullptr;
+    if (values == nullptr || !(values->shape() == values_.shape())) return std::nullopt;
+    helpers.push_back(std::make_unique<Encoder>(*values, *solver, iteration_variant,
+                                                "h" + std::to_string(side) + ".", true));
+    auto term = helpers.back()->slot(access, side);
+    // What holds on the way to the access inside the helper (its loops' tests among them); the
+    // caller's encoder adds what holds at the call.
+    if (term) helpers.back()->constrain_path(access.in_helper, side);
+    return term;
+  };
+  auto slot_a = slot(a, 0);
+  auto slot_b = slot(b, 1);
   if (!slot_a || !slot_b) return false;
   encoder.constrain_threads();
   encoder.constrain_path(a, 0);

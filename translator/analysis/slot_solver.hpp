@@ -15,6 +15,7 @@
 #include "analysis/barrier_phases.hpp"
 #include "analysis/thread_values.hpp"
 
+#include <functional>
 #include <set>
 #include <string>
 #include <vector>
@@ -23,7 +24,12 @@ namespace carbide::analysis {
 
 class SlotSolver {
  public:
-  explicit SlotSolver(const ThreadValues& values) : values_(values) {}
+  // The values of a helper in the same block, for accesses whose index is in the helper's terms
+  // (SharedAccess::index_in); null where there are none.
+  using HelperValues = std::function<const ThreadValues*(const clang::FunctionDecl*)>;
+
+  explicit SlotSolver(const ThreadValues& values, HelperValues helper_values = {})
+      : values_(values), helper_values_(std::move(helper_values)) {}
 
   // True when the solver shows that no two different threads of a block reach one slot through
   // `a` and `b`. `iteration_variant` holds the symbol keys (symbol_key) of the variables that may
@@ -38,6 +44,7 @@ class SlotSolver {
 
  private:
   const ThreadValues& values_;
+  HelperValues helper_values_;
 };
 
 }  // namespace carbide::analysis

@@ -65,14 +65,21 @@ TEST(SharedAccesses, NestedHelpersAreFollowed) {
 }
 
 // A conversion that may change the value, or an index the helper computes, has no form in
-// the caller: the access is kept, without an index.
-TEST(SharedAccesses, IndexWithoutACallerFormIsLeftOpen) {
-  const Parsed p = parsed("narrowed(tile, t);\ncomputed(tile, t);");
-  for (const char* helper : {"narrowed", "computed"}) {
+// the caller: the index stays the helper's own expression, in the helper's terms.
+TEST(SharedAccesses, IndexWithoutACallerFormStaysInTheHelpersTerms) {
+  const Parsed p = parsed("narrowed(tile, t);\ncomputed(tile, t);\nat(tile, t);");
+  const clang::ASTContext& context = p.ast->getASTContext();
+  for (const auto& [helper, index] : {std::pair{"narrowed", "slot"}, std::pair{"computed", "slot + 1"}}) {
     const auto found = carbide::analysis::helper_accesses(call_to(p, helper));
     ASSERT_EQ(found.size(), 1u) << helper;
-    EXPECT_EQ(found[0].index, nullptr) << helper;
+    ASSERT_NE(found[0].index_in, nullptr) << helper;
+    EXPECT_EQ(found[0].index_in->getName(), helper);
+    EXPECT_EQ(text(context, found[0].index), index) << helper;
   }
+  // An index that is the helper's parameter is the caller's argument, in the caller's terms.
+  const auto at = carbide::analysis::helper_accesses(call_to(p, "at"));
+  ASSERT_EQ(at.size(), 1u);
+  EXPECT_EQ(at[0].index_in, nullptr);
 }
 
 TEST(SharedAccesses, HelpersThatReachABarrierAreNotInlined) {
