@@ -44,7 +44,7 @@ void transpose(carbide::span<const float> in, std::uint32_t in_rows, std::uint32
 
 }  // namespace transpose
 
-int main(int argc, char** argv) {
+int main(int argc, char** argv) try {
   const bool small = sample::small_run(argc, argv);
   auto ctx = carbide::Context::create(0);
   auto stream = ctx.default_stream();
@@ -65,4 +65,6 @@ int main(int argc, char** argv) {
     for (std::size_t c = 0; c < rows; ++c) expected[r * rows + c] = in[c * cols + r];
   return sample::verdict("transpose with partial tiles on both edges",
                          sample::relative_error(out_dev.to_host_vec(stream), expected), 0.0);
+} catch (const std::exception& error) {  // no GPU, a rejected launch, ...: a message, not an abort
+  return carbide::report_error(argv[0], error);
 }
