@@ -1,15 +1,17 @@
 #!/usr/bin/env bash
-# programs_without_device.sh [--run-on-device] CARBIDE_DEVICES PROGRAM...
+# programs_without_device.sh [--run-on-device] [--reason TEXT] CARBIDE_DEVICES PROGRAM...
 # Without a usable CUDA device, each Carbide program must end the way a user can read: exit
 # status 1, exactly one line on stderr, "<program>: error: " and the reason carbide-devices
 # gives ("no CUDA device: the CUDA driver (libcuda.so.1) is not installed"), nothing on stdout,
 # and no abort or core dump. With a device: --run-on-device runs each program and wants exit 0
 # and a PASSED line; otherwise exits 77, which ctest shows as skipped (scripts/gpu-check.sh runs
-# the samples there).
+# the samples there). --reason: carbide-devices must give exactly that reason (a fake driver's).
 set -uo pipefail
 run_on_device=false
+reason=""
 if [[ ${1:-} == --run-on-device ]]; then run_on_device=true; shift; fi
-devices=${1:?usage: programs_without_device.sh [--run-on-device] CARBIDE_DEVICES PROGRAM...}
+if [[ ${1:-} == --reason ]]; then reason=$2; shift 2; fi
+devices=${1:?usage: programs_without_device.sh [--run-on-device] [--reason TEXT] CARBIDE_DEVICES PROGRAM...}
 shift
 [[ $# -gt 0 ]] || { echo "no program to run"; exit 1; }
 work=$(mktemp -d)
@@ -34,6 +36,10 @@ if listing=$("$devices"); then
   exit $failed
 fi
 
+if [[ -n $reason && $listing != "no CUDA device: $reason" ]]; then
+  printf 'carbide-devices says: %s\nwant:                 no CUDA device: %s\n' "$listing" "$reason"
+  exit 1
+fi
 for program in "$@"; do
   name=$(basename "$program")
   expected="$name: error: $listing"
