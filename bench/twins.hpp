@@ -11,6 +11,7 @@ void launch_saxpy(float a, const float* x, const float* y, float* out, std::size
 void launch_sum(const float* in, std::size_t n, float* total, unsigned blocks);
 void launch_histogram(const std::uint32_t* words, std::size_t n, unsigned* bins, unsigned blocks);
 void launch_transpose(const float* in, std::uint32_t rows, std::uint32_t cols, float* out);
+void launch_transpose_row_order(const float* in, std::uint32_t rows, std::uint32_t cols, float* out);
 void launch_stencil(const float* in, std::size_t n, const float* weights, float* out);  // 9 weights
 void launch_softmax(const float* in, float* out, unsigned rows);
 void launch_scan(const float* in, std::size_t n, float* out, float* scratch);
@@ -22,5 +23,8 @@ void launch_sgemm(const float* a, const float* b, float* c, std::uint32_t m, std
 // The tile samples' twins; bf16 data as untyped pointers (__nv_bfloat16, bit for bit ct::bf16).
 void launch_tile_add_f32(float* c, const float* a, const float* b, std::size_t n);
 void launch_tile_add_bf16(void* c, const void* a, const void* b, std::size_t n);
+// The hand-written mma.sync GEMM anchor (row-major bf16, f32 accumulation); m, n, k multiples of
+// 128, 256, 64.
+void launch_mma_sync_gemm(const void* a, const void* b, void* c, int m, int n, int k);
 void launch_tile_layernorm(void* y, const void* x, const void* gamma, const void* beta, float eps, unsigned rows);  // 4096 columns
 }  // namespace reference

@@ -79,7 +79,7 @@ std::optional<Analysis> analyze(const std::string& path, const PipelineOptions& 
     const carbide::analysis::DeviceAnalysis device(context, analysis.program);
     analysis.tiles = std::make_unique<const tile::TilePrograms>(context, analysis.program);
     rules::run_all_rules({context, analysis.program, device, *analysis.tiles, *analysis.engine});
-    analysis.proven_subscripts = carbide::analysis::proven_shared_subscripts(device);
+    analysis.proven_indexes = carbide::analysis::proven_shared_indexes(device);
     const clang::SourceManager& sources = context.getSourceManager();
     for (const carbide::analysis::UnsafeBlock& block : device.unsafe_blocks()) {
       const clang::PresumedLoc at = sources.getPresumedLoc(block.location);

@@ -42,7 +42,7 @@ struct Analysis {
   std::vector<diag::Finding> compile_errors;
   std::vector<UnsafeSite> unsafe_sites;
   // Shared-memory subscripts the contract proves in range; codegen leaves their checks out.
-  std::vector<const clang::CXXOperatorCallExpr*> proven_subscripts;
+  std::vector<const clang::Expr*> proven_indexes;
   bool failed() const { return clang_errors || engine->has_errors(); }
 };
 

@@ -10,9 +10,11 @@ namespace {
 // Also for row reductions: rows of 1024 chunks (4096 floats) measured 0.87 of the copy rate at
 // 256 threads (four chunks each) and 0.69 at 512 (bench/results/2026-12-03-h200-session8.md).
 constexpr int kMaxThreads = 256;
-// Row kernels are limited by how many blocks fit on an SM at once: asking ptxas for 1280 threads
-// of them (five blocks of 256) measured best for layernorm (bench/results/2026-12-03-tile-library.md).
-constexpr int kRowThreadsPerSM = 1280;
+// Row kernels are limited by how many blocks fit on an SM at once (the loads in flight): asking
+// ptxas for 2048 threads (eight blocks of 256, 32 registers, a 4-byte spill) measured 0.87 of the
+// copy rate for the layernorm sample's form, against 0.75 at five blocks (48 registers)
+// (bench/results/2026-12-04-h200-session10.md).
+constexpr int kRowThreadsPerSM = 2048;
 constexpr int kVectorBytes = 16;  // one ld.global.v4 / st.global.v4
 
 void problem(TilePlan& plan, const Node& node, std::string message) {
