@@ -4,6 +4,7 @@
 #include "commands/new_project.hpp"
 #include "commands/run_files.hpp"
 #include "codegen/generated_text.hpp"
+#include "nvcc/nvcc_driver.hpp"
 
 #include <llvm/Support/FileSystem.h>
 #include <llvm/Support/Path.h>
@@ -31,11 +32,25 @@ std::string package_dir(const char* argv0) {
   return CARBIDE_BUILD_TREE_PACKAGE_DIR;
 }
 
+// The headers of the toolkit whose nvcc compiles the device code, so that a file including
+// <cuda_runtime.h> or <cublas_v2.h> host-side parses as nvcc would find them, without -I.
+std::string cuda_include_dir(const carbide::nvcc::NvccOptions& nvcc_options) {
+  std::string why;
+  const auto nvcc = carbide::nvcc::find_nvcc(nvcc_options, why);
+  if (!nvcc) return "";  // the translation reports the missing nvcc itself
+  llvm::SmallString<256> resolved;  // through links such as /usr/bin/nvcc -> the toolkit's bin/
+  if (llvm::sys::fs::real_path(*nvcc, resolved)) resolved = *nvcc;
+  llvm::SmallString<256> dir(llvm::sys::path::parent_path(llvm::sys::path::parent_path(resolved)));
+  llvm::sys::path::append(dir, "include");
+  return llvm::sys::fs::exists(dir + "/cuda_runtime.h") ? dir.str().str() : "";
+}
+
 carbide::pipeline::PipelineOptions resolved_options(const carbide::cli::CommandLine& command,
                                                     const char* argv0) {
   carbide::pipeline::PipelineOptions options = command.pipeline;
   options.frontend.include_dir = runtime_include_dir(argv0);
   options.frontend.resource_dir = CARBIDE_CLANG_RESOURCE_DIR;
+  options.frontend.cuda_include_dir = cuda_include_dir(options.nvcc);
   options.nvcc.include_dir = options.frontend.include_dir;
   return options;
 }

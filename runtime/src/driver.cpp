@@ -124,6 +124,11 @@ int count_devices(std::string* why) {
   const detail::DriverApi* api = detail::try_driver(why);
   if (api == nullptr) return 0;
   if (CUresult result = api->cuInit(0); result != CUDA_SUCCESS) {
+    // A driver installed on a machine without a GPU (or with every GPU hidden) fails here.
+    if (result == CUDA_ERROR_NO_DEVICE) {
+      *why = "the CUDA driver found no GPU (CUDA_ERROR_NO_DEVICE)";
+      return 0;
+    }
     const char* name = nullptr;
     api->cuGetErrorName(result, &name);
     *why = std::string("the CUDA driver did not initialise: ") + (name ? name : "unknown error");
@@ -131,7 +136,7 @@ int count_devices(std::string* why) {
   }
   int count = 0;
   if (api->cuDeviceGetCount(&count) != CUDA_SUCCESS || count == 0) {
-    *why = "no CUDA device";
+    *why = "the CUDA driver found no GPU";
     return 0;
   }
   return count;
@@ -150,7 +155,11 @@ std::string Context::unavailable_reason() {
 }
 
 Context Context::create(int ordinal) {
-  detail::check(detail::driver().cuInit(0), "cuInit");
+  // Asked first, so that a machine without a driver or a GPU gets one sentence saying so
+  // (NoDeviceError) rather than the failure of whichever driver call came first.
+  std::string why;
+  const int count = count_devices(&why);
+  if (count == 0 || ordinal < 0 || ordinal >= count) throw NoDeviceError(ordinal, count, why);
   auto state = std::make_shared<detail::ContextState>();
   state->ordinal = ordinal;
   detail::check(detail::driver().cuDeviceGet(&state->device, ordinal), "cuDeviceGet");

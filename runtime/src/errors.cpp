@@ -1,5 +1,7 @@
 #include <carbide/errors.hpp>
 
+#include <cstdio>
+#include <cstring>
 #include <utility>
 
 namespace carbide {
@@ -28,5 +30,29 @@ AliasingError::AliasingError(std::string kernel, std::string exclusive_param,
       kernel_(std::move(kernel)),
       exclusive_param_(std::move(exclusive_param)),
       other_param_(std::move(other_param)) {}
+
+namespace {
+std::string no_device_message(int ordinal, int device_count, const std::string& reason) {
+  if (device_count == 0) return "no CUDA device: " + reason;
+  return "no CUDA device " + std::to_string(ordinal) + ": this machine has " +
+         std::to_string(device_count) +
+         (device_count == 1 ? " (ordinal 0)"
+                            : " (ordinals 0 to " + std::to_string(device_count - 1) + ")");
+}
+}  // namespace
+
+NoDeviceError::NoDeviceError(int ordinal, int device_count, const std::string& reason)
+    : Error(no_device_message(ordinal, device_count, reason)),
+      ordinal_(ordinal),
+      device_count_(device_count) {}
+
+int report_error(const char* program, const std::exception& error) {
+  // argv[0] may be a path (build/vecadd) and, with argc == 0, null.
+  const char* name = program != nullptr && *program != '\0' ? program : "program";
+  if (const char* slash = std::strrchr(name, '/'); slash != nullptr && slash[1] != '\0')
+    name = slash + 1;
+  std::fprintf(stderr, "%s: error: %s\n", name, error.what());
+  return 1;
+}
 
 }  // namespace carbide

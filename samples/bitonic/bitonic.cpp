@@ -47,7 +47,7 @@ void bitonic_sort(bitonic::Module& module, const carbide::Stream& stream,
 
 }  // namespace
 
-int main(int argc, char** argv) {
+int main(int argc, char** argv) try {
   const bool small = sample::small_run(argc, argv);
   auto ctx = carbide::Context::create(0);
   auto stream = ctx.default_stream();
@@ -61,4 +61,6 @@ int main(int argc, char** argv) {
   std::sort(expected.begin(), expected.end());
   return sample::verdict("bitonic sort in place", sample::relative_error(keys_dev.to_host_vec(stream), expected),
                          0.0);
+} catch (const std::exception& error) {  // no GPU, a rejected launch, ...: a message, not an abort
+  return carbide::report_error(argv[0], error);
 }

@@ -202,7 +202,7 @@ std::vector<double> reference(const std::vector<float>& image, int width, int he
 
 }  // namespace
 
-int main(int argc, char** argv) {
+int main(int argc, char** argv) try {
   const bool small = sample::small_run(argc, argv);
   auto ctx = carbide::Context::create(0);
   auto stream = ctx.default_stream();
@@ -219,4 +219,6 @@ int main(int argc, char** argv) {
   convolve(module, stream, image_dev, rows, out, width, height, taps);
   return sample::verdict("separable convolution, rows then columns on the device",
                          sample::relative_error(out.to_host_vec(stream), reference(image, width, height, taps)), 1e-5);
+} catch (const std::exception& error) {  // no GPU, a rejected launch, ...: a message, not an abort
+  return carbide::report_error(argv[0], error);
 }

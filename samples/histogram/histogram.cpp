@@ -30,7 +30,7 @@ void histogram(carbide::span<const std::uint32_t> words, carbide::atomic_span<un
 
 }  // namespace histogram
 
-int main(int argc, char** argv) {
+int main(int argc, char** argv) try {
   const bool small = sample::small_run(argc, argv);
   auto ctx = carbide::Context::create(0);
   auto stream = ctx.default_stream();
@@ -53,4 +53,6 @@ int main(int argc, char** argv) {
     for (unsigned byte = 0; byte < 4; ++byte) expected[(word >> (8 * byte)) & 0xffu] += 1;
   return sample::verdict("256-bin histogram",
                          sample::relative_error(bins_dev.to_host_vec(stream), expected), 0.0);
+} catch (const std::exception& error) {  // no GPU, a rejected launch, ...: a message, not an abort
+  return carbide::report_error(argv[0], error);
 }

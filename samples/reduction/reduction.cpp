@@ -47,7 +47,7 @@ void sum(carbide::span<const float> in, carbide::atomic_span<float> total) {
 
 }  // namespace reduction
 
-int main(int argc, char** argv) {
+int main(int argc, char** argv) try {
   const bool small = sample::small_run(argc, argv);
   auto ctx = carbide::Context::create(0);
   auto stream = ctx.default_stream();
@@ -67,4 +67,6 @@ int main(int argc, char** argv) {
   // Against the sum of magnitudes: the sum itself may be near zero.
   const double relative = std::fabs(total.to_host_vec(stream)[0] - reference) / magnitude;
   return sample::verdict("sum with a partial last warp", relative, 1e-5);
+} catch (const std::exception& error) {  // no GPU, a rejected launch, ...: a message, not an abort
+  return carbide::report_error(argv[0], error);
 }

@@ -28,7 +28,7 @@ void saxpy(float a, carbide::span<const float> x, carbide::span<const float> y,
 
 }  // namespace saxpy
 
-int main(int argc, char** argv) {
+int main(int argc, char** argv) try {
   const bool small = sample::small_run(argc, argv);
   auto ctx = carbide::Context::create(0);
   auto stream = ctx.default_stream();
@@ -48,4 +48,6 @@ int main(int argc, char** argv) {
   std::vector<double> expected(n);
   for (std::size_t i = 0; i < n; ++i) expected[i] = double(a) * x[i] + y[i];
   return sample::verdict("saxpy with a partial last chunk", sample::relative_error(out_dev.to_host_vec(stream), expected), 1e-6);
+} catch (const std::exception& error) {  // no GPU, a rejected launch, ...: a message, not an abort
+  return carbide::report_error(argv[0], error);
 }

@@ -86,7 +86,7 @@ void inclusive_scan(scan::Module& module, const carbide::Stream& stream,
 
 }  // namespace
 
-int main(int argc, char** argv) {
+int main(int argc, char** argv) try {
   const bool small = sample::small_run(argc, argv);
   auto ctx = carbide::Context::create(0);
   auto stream = ctx.default_stream();
@@ -103,4 +103,6 @@ int main(int argc, char** argv) {
   for (std::size_t i = 0; i < n; ++i) expected[i] = running += in[i];
   return sample::verdict("inclusive scan with a partial last block",
                          sample::relative_error(out_dev.to_host_vec(stream), expected), 1e-5);
+} catch (const std::exception& error) {  // no GPU, a rejected launch, ...: a message, not an abort
+  return carbide::report_error(argv[0], error);
 }

@@ -84,7 +84,7 @@ void sgemm(carbide::span<const float> a, carbide::span<const float> b, std::uint
 
 }  // namespace sgemm
 
-int main(int argc, char** argv) {
+int main(int argc, char** argv) try {
   const bool small = sample::small_run(argc, argv);
   auto ctx = carbide::Context::create(0);
   auto stream = ctx.default_stream();
@@ -110,4 +110,6 @@ int main(int argc, char** argv) {
     }
   return sample::verdict("sgemm with K not a power of two",
                          sample::relative_error(c_dev.to_host_vec(stream), expected), 1e-5);
+} catch (const std::exception& error) {  // no GPU, a rejected launch, ...: a message, not an abort
+  return carbide::report_error(argv[0], error);
 }

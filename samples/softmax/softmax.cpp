@@ -65,7 +65,7 @@ void softmax(carbide::span<const float> in, carbide::disjoint_span2d<float> out)
 
 }  // namespace softmax
 
-int main(int argc, char** argv) {
+int main(int argc, char** argv) try {
   const bool small = sample::small_run(argc, argv);
   auto ctx = carbide::Context::create(0);
   auto stream = ctx.default_stream();
@@ -81,4 +81,6 @@ int main(int argc, char** argv) {
 
   return sample::verdict("row softmax of 4096-float rows",
                          sample::relative_error(out_dev.to_host_vec(stream), sample::row_softmax(in, rows, cols)), 1e-5);
+} catch (const std::exception& error) {  // no GPU, a rejected launch, ...: a message, not an abort
+  return carbide::report_error(argv[0], error);
 }

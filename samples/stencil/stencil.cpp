@@ -69,7 +69,7 @@ void stencil(carbide::span<const float> in, Weights weights, carbide::disjoint_s
 
 }  // namespace stencil
 
-int main(int argc, char** argv) {
+int main(int argc, char** argv) try {
   const bool small = sample::small_run(argc, argv);
   auto ctx = carbide::Context::create(0);
   auto stream = ctx.default_stream();
@@ -93,4 +93,6 @@ int main(int argc, char** argv) {
       if (i + k >= radius && i + k - radius < n) expected[i] += double(taps[k]) * in[i + k - radius];
   return sample::verdict("radius-4 stencil with a partial last block",
                          sample::relative_error(out_dev.to_host_vec(stream), expected), 1e-6);
+} catch (const std::exception& error) {  // no GPU, a rejected launch, ...: a message, not an abort
+  return carbide::report_error(argv[0], error);
 }

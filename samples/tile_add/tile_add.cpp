@@ -38,7 +38,7 @@ int run(const tile_add::Module& module, const carbide::Stream& stream, std::size
                          sizeof(T) == 2 ? 4e-3 : 1e-7);
 }
 
-int main(int argc, char** argv) {
+int main(int argc, char** argv) try {
   const std::size_t n = sample::small_run(argc, argv) ? 100000 : (std::size_t(1) << 26) + 1000;
   auto context = carbide::Context::create(0);
   auto stream = context.default_stream();
@@ -46,4 +46,6 @@ int main(int argc, char** argv) {
   const int f32 = run<float>(module, stream, n, "tile add, f32");
   const int bf16 = run<ct::bf16>(module, stream, n, "tile add, bf16");
   return f32 | bf16;
+} catch (const std::exception& error) {  // no GPU, a rejected launch, ...: a message, not an abort
+  return carbide::report_error(argv[0], error);
 }

@@ -58,11 +58,13 @@ int run(const tile_gemm::Module& module, const carbide::Stream& stream, std::siz
   return sample::verdict(what.c_str(), sample::relative_error(got, expected), 4e-3);
 }
 
-int main(int argc, char** argv) {
+int main(int argc, char** argv) try {
   const bool small = sample::small_run(argc, argv);
   auto context = carbide::Context::create(0);
   auto stream = context.default_stream();
   const auto module = tile_gemm::load(context);
   return run(module, stream, small ? 256 : 4096, small ? 256 : 4096, small ? 256 : 4096) |
          run(module, stream, small ? 200 : 4000, small ? 136 : 3000, small ? 72 : 2000);
+} catch (const std::exception& error) {  // no GPU, a rejected launch, ...: a message, not an abort
+  return carbide::report_error(argv[0], error);
 }

@@ -63,10 +63,12 @@ int run(const tile_layernorm::Module& module, const carbide::Stream& stream, std
   return sample::verdict(what.c_str(), sample::relative_error(y.to_host_vec(stream), expected), 4e-3);
 }
 
-int main(int argc, char** argv) {
+int main(int argc, char** argv) try {
   const bool small = sample::small_run(argc, argv);
   auto context = carbide::Context::create(0);
   auto stream = context.default_stream();
   const auto module = tile_layernorm::load(context);
   return run(module, stream, small ? 64 : 16384, 4096) | run(module, stream, small ? 33 : 1000, 3000);
+} catch (const std::exception& error) {  // no GPU, a rejected launch, ...: a message, not an abort
+  return carbide::report_error(argv[0], error);
 }

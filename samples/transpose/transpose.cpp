@@ -75,7 +75,7 @@ void transpose_row_order(carbide::span<const float> in, std::uint32_t in_rows, s
 
 }  // namespace transpose
 
-int main(int argc, char** argv) {
+int main(int argc, char** argv) try {
   const bool small = sample::small_run(argc, argv);
   auto ctx = carbide::Context::create(0);
   auto stream = ctx.default_stream();
@@ -105,4 +105,6 @@ int main(int argc, char** argv) {
   const int textbook_order = sample::verdict("transpose in the textbook's block order, partial tiles on both edges",
                                              sample::relative_error(row_order_out.to_host_vec(stream), expected), 0.0);
   return own_order != 0 ? own_order : textbook_order;
+} catch (const std::exception& error) {  // no GPU, a rejected launch, ...: a message, not an abort
+  return carbide::report_error(argv[0], error);
 }

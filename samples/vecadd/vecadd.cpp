@@ -18,8 +18,8 @@ void vecadd(carbide::span<const float> a, carbide::span<const float> b,
 
 }  // namespace kernels
 
-int main() try {
-  auto ctx = carbide::Context::create(0);                            // throws without a GPU
+int main(int, char** argv) try {
+  auto ctx = carbide::Context::create(0);                            // NoDeviceError without a GPU
   auto stream = ctx.default_stream();
   constexpr std::size_t N = 1024;
   std::vector<float> a_host(N), b_host(N);
@@ -39,7 +39,6 @@ int main() try {
   if (errors) { std::fprintf(stderr, "FAILED: %zu errors\n", errors); return 1; }
   std::printf("PASSED: all %zu elements correct\n", N);
   return 0;
-} catch (const carbide::Error& error) {  // no GPU, a launch outside the contract, ...
-  std::fprintf(stderr, "vecadd: %s\n", error.what());
-  return 1;
+} catch (const std::exception& error) {  // no GPU, a launch outside the contract, ...
+  return carbide::report_error(argv[0], error);  // "vecadd: error: ..." and exit status 1
 }

@@ -99,7 +99,7 @@ std::vector<double> reference_transform(const std::vector<float>& values) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
+int main(int argc, char** argv) try {
   const bool small = sample::small_run(argc, argv);
   auto ctx = carbide::Context::create(0);
   auto stream = ctx.default_stream();
@@ -111,4 +111,6 @@ int main(int argc, char** argv) {
   walsh_transform(module, stream, data);
   return sample::verdict("fast Walsh-Hadamard transform in place",
                          sample::relative_error(data.to_host_vec(stream), reference_transform(values)), 1e-5);
+} catch (const std::exception& error) {  // no GPU, a rejected launch, ...: a message, not an abort
+  return carbide::report_error(argv[0], error);
 }

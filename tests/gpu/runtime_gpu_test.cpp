@@ -269,6 +269,40 @@ TEST(Interop, BorrowedStreamLaunchesAndDestroysNothing) {
   for (float v : out.to_host_vec(owner)) ASSERT_EQ(v, 3.f);
 }
 
+// A matrix allocated elsewhere (here, a buffer's memory as a typed pointer, the way cuBLAS
+// users hold one) is a launch's disjoint_span2d; it frees nothing, and device_data() gives the
+// pointer back.
+TEST(Interop, BorrowedMatrixUsesTheMemoryAndFreesNothing) {
+  CARBIDE_REQUIRE_DEVICE();
+  auto ctx = carbide::Context::create(0);
+  auto stream = ctx.create_stream();
+  const std::size_t rows = 37, cols = 53;
+  auto owner = carbide::DeviceBuffer<float>::zeroed(stream, rows * cols + 8);
+  auto module = gpu_vocabulary::load(ctx);
+  {
+    auto matrix = carbide::DeviceBuffer2D<float>::borrow(ctx, owner.device_data(), rows, cols);
+    EXPECT_EQ(matrix.device_data(), owner.device_data());
+    EXPECT_EQ(matrix.bytes(), rows * cols * sizeof(float));
+    module.coordinates(stream,
+                       module.prepare_coordinates(carbide::LaunchConfig2D(
+                           {carbide::div_ceil(cols, 16), carbide::div_ceil(rows, 16), 1}, {16, 16, 1})),
+                       matrix);
+    stream.synchronize();
+  }
+  // Had the borrowed matrix freed the memory, this allocation could take its place and the
+  // fill below overwrite what the launch wrote.
+  auto other = carbide::DeviceBuffer<float>::uninitialized(stream, rows * cols + 8);
+  auto fill_module = gpu_tests::load(ctx);
+  fill_module.unsafe_launch_fill(stream, carbide::LaunchConfig1D(16, 128), other, -1.f);
+  const auto host = owner.to_host_vec(stream);
+  std::size_t wrong = 0;
+  for (std::size_t i = 0; i < host.size(); ++i)
+    wrong += host[i] != (i < rows * cols ? float(i / cols * 1000 + i % cols) : 0.f);
+  EXPECT_EQ(wrong, 0u);
+  EXPECT_THROW(carbide::DeviceBuffer2D<float>::borrow(ctx, owner.device_ptr() + 4, rows, cols),
+               carbide::Error);
+}
+
 TEST(Graphs, CapturedCopiesAndLaunchesReplay) {
   CARBIDE_REQUIRE_DEVICE();
   auto ctx = carbide::Context::create(0);

@@ -111,6 +111,10 @@ std::unique_ptr<clang::ASTUnit> parse_source(const std::string& path, const Fron
       });
   std::vector<std::string> extra = {"-xc++", "-I" + options.include_dir,
                                     "-resource-dir=" + options.resource_dir};
+  if (!options.cuda_include_dir.empty()) {
+    extra.push_back("-idirafter");
+    extra.push_back(options.cuda_include_dir);
+  }
   if (!options.build_dir.empty())
     extra.insert(extra.end(), options.extra_args.begin(), options.extra_args.end());
   if (api) {

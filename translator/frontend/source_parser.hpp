@@ -17,6 +17,9 @@ struct FrontendOptions {
   std::vector<std::string> extra_args;  // after --
   std::string include_dir;              // Carbide's runtime headers
   std::string resource_dir;             // Clang's builtin headers
+  // The CUDA toolkit's headers (cuda_runtime.h, cublas_v2.h), searched after every other
+  // directory as system headers; "" for none.
+  std::string cuda_include_dir;
 };
 
 // A header that exists only in memory and is force-included before the user's code: the

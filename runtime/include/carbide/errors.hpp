@@ -1,6 +1,7 @@
 // Every failure the runtime reports is a carbide::Error; the kinds say who must act.
 #pragma once
 
+#include <exception>
 #include <stdexcept>
 #include <string>
 
@@ -51,5 +52,31 @@ class AliasingError : public Error {
  private:
   std::string kernel_, exclusive_param_, other_param_;
 };
+
+// Context::create found no device to open: no driver, a driver without a GPU, or no device of
+// that ordinal. `what()` says which, in words for whoever runs the program: "no CUDA device:
+// the CUDA driver (libcuda.so.1) is not installed".
+class NoDeviceError : public Error {
+ public:
+  // `device_count` devices exist; `reason` says why there are none when it is 0.
+  NoDeviceError(int ordinal, int device_count, const std::string& reason);
+  int ordinal() const { return ordinal_; }
+  int device_count() const { return device_count_; }
+
+ private:
+  int ordinal_, device_count_;
+};
+
+// For main's handler, so that a failure ends the program with its message instead of
+// std::terminate's abort: prints "<program's file name>: error: <what()>" on stderr and returns
+// 1, the exit status.
+//
+//   int main(int argc, char** argv) try {
+//     auto ctx = carbide::Context::create(0);
+//     ...
+//   } catch (const std::exception& error) {
+//     return carbide::report_error(argv[0], error);
+//   }
+int report_error(const char* program, const std::exception& error);
 
 }  // namespace carbide

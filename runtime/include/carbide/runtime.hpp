@@ -361,11 +361,25 @@ class DeviceBuffer2D {
                   " matrix");
     return DeviceBuffer2D(DeviceBuffer<T>::from_host(stream, row_major), rows, cols);
   }
+  // A rows × cols row-major matrix of `context`'s device at `device_ptr`, allocated elsewhere
+  // (cudaMalloc, cuBLAS's caller, a framework's tensor): launches take it like any matrix, and
+  // it frees nothing. The start must be 16-byte aligned, as allocations are.
+  static DeviceBuffer2D borrow(const Context& context, detail::DevicePtr device_ptr, std::size_t rows,
+                               std::size_t cols) {
+    return DeviceBuffer2D(DeviceBuffer<T>::borrow(context, device_ptr, elements(rows, cols)), rows, cols);
+  }
+  static DeviceBuffer2D borrow(const Context& context, T* device_ptr, std::size_t rows, std::size_t cols) {
+    return DeviceBuffer2D(DeviceBuffer<T>::borrow(context, device_ptr, elements(rows, cols)), rows, cols);
+  }
   std::size_t rows() const { return rows_; }
   std::size_t cols() const { return cols_; }
   std::size_t pitch() const { return cols_; }
   std::size_t bytes() const { return storage_.bytes(); }
   detail::DevicePtr device_ptr() const { return storage_.device_ptr(); }
+  // The device address typed, for CUDA libraries (a cuBLAS operand or result, with leading
+  // dimension pitch()); never dereference it on the host.
+  T* device_data() { return storage_.device_data(); }
+  const T* device_data() const { return storage_.device_data(); }
   const Context& context() const { return storage_.context(); }
   std::vector<T> to_host_vec(const Stream& stream) const { return storage_.to_host_vec(stream); }
   // The matrix as the row-major buffer it is (rows × cols, pitch == cols): what a kernel's
