@@ -17,6 +17,7 @@ struct Contract {
   std::array<std::uint64_t, 3> block{1, 1, 1};
   std::uint64_t dynamic_shared_bytes = 0;
   int min_compute = 0;
+  int index_bits = 64;  // 32: the kernel's indexes are computed in 32 bits, which the launch checks fit
 };
 
 // What a name in the contract stands for: an integer, or why it is not one.
