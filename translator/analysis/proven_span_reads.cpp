@@ -65,7 +65,8 @@ bool has_jump_target(const clang::Stmt* statement) {
 
 class ReadProver : public clang::RecursiveASTVisitor<ReadProver> {
  public:
-  explicit ReadProver(const clang::Stmt* body) : changed_(changed_variables(body)) {}
+  explicit ReadProver(const clang::Stmt* body)
+      : assigned_(changed_variables(body).assigned), escaping_(escaping_variables(body)) {}
   std::vector<const clang::CXXOperatorCallExpr*> proven;
 
   bool TraverseIfStmt(clang::IfStmt* statement) {
@@ -172,12 +173,14 @@ class ReadProver : public clang::RecursiveASTVisitor<ReadProver> {
   // Whether the guard's test still holds at a subscript that converts the index to `converted`.
   bool proves(const Guard& guard, clang::QualType converted) const {
     const clang::VarDecl* view = guard.view;
-    if (!view->hasLocalStorage() || view->getType()->isReferenceType() || changed_.changed(view)) return false;
+    if (!view->hasLocalStorage() || view->getType()->isReferenceType() || assigned_.count(view) ||
+        escaping_.count(view))
+      return false;
     if (guard.witness) return true;  // a witness never changes, and get() is a std::size_t
     const clang::VarDecl* index = guard.index;
     const clang::QualType type = index->getType();
     if (!index->hasLocalStorage() || type->isReferenceType() || type.isVolatileQualified() ||
-        !type->isIntegerType() || changed_.aliased.count(index))
+        !type->isIntegerType() || escaping_.count(index))
       return false;
     // Compared and used as the same unsigned 64-bit value.
     const clang::QualType compared = guard.compared.getCanonicalType().getUnqualifiedType();
@@ -187,7 +190,7 @@ class ReadProver : public clang::RecursiveASTVisitor<ReadProver> {
            !changed_variables(guard.region).assigned.count(index);
   }
 
-  ChangedVariables changed_;
+  std::set<const clang::VarDecl*> assigned_, escaping_;  // in the whole function
   std::vector<Guard> guards_;
 };
 

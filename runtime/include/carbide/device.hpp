@@ -660,7 +660,7 @@ class strided_chunks_mut {
   }
   // Stores piece j whole, in one vector store (see chunk_mut::store_whole): the launch checked
   // that the view's length is a multiple of K; a piece past the end stores nothing.
-  CARBIDE_DEVICE void store_whole(int j, [[maybe_unused]] const vec<T, K>& values) const {
+  CARBIDE_DEVICE void store_whole([[maybe_unused]] int j, [[maybe_unused]] const vec<T, K>& values) const {
 #if defined(__CUDACC__) && defined(CARBIDE_CHECKED)
     if (j < 0 || j >= N) detail::fail_check();
 #endif

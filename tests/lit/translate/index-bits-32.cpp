@@ -10,7 +10,7 @@
 // RUN: %cxx_user -I%t -include %t/index-bits-32.carbide.hpp -fsyntax-only %s
 // RUN: %cxx_user -I%t -fsyntax-only %t/index-bits-32.carbide.cpp
 // RUN: awk '/.entry carbide_kernels_axpy32\(/,/^}/' %t/index-bits-32.ptx > %t/narrow.ptx
-// RUN: FileCheck --check-prefix=NARROW --implicit-check-not=.u64 --implicit-check-not=.s64 %s < %t/narrow.ptx
+// RUN: FileCheck --check-prefix=NARROW --implicit-check-not=setp.ge.u64 --implicit-check-not=setp.gt.u64 --implicit-check-not=shl.b64 --implicit-check-not=cvt.u64.u32 %s < %t/narrow.ptx
 // RUN: awk '/.entry carbide_kernels_axpy64\(/,/^}/' %t/index-bits-32.ptx > %t/wide.ptx
 // RUN: FileCheck --check-prefix=WIDE %s < %t/wide.ptx
 // RUN: %ptxas -arch=sm_90 %t/index-bits-32.ptx -o /dev/null
@@ -33,12 +33,16 @@
 // STUB: carbide::validate_index_extent("kernels::grid32", "in", in.rows() * in.cols());
 // STUB-NEXT: carbide::validate_index_extent("kernels::grid32", "out", out.rows() * out.cols());
 // NARROW: mad.lo.s32
-// NARROW: setp.{{[a-z]+}}.u32
+// NARROW: setp.ge.u32
 // NARROW: mul.wide.u32
+// NARROW: setp.gt.u32
 // NARROW: ld.global.nc.f32
 // NARROW: st.global.f32
 // WIDE: mul.wide.u32
-// WIDE: setp.{{[a-z]+}}.u64
+// WIDE: cvt.u64.u32
+// WIDE: setp.ge.u64
+// WIDE: shl.b64
+// WIDE: setp.gt.u64
 #include <carbide/carbide.hpp>
 
 namespace kernels {

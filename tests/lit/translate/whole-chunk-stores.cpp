@@ -24,7 +24,7 @@
 // STUB: carbide::validate_whole_chunks("kernels::strided", "out", out.size(), 4);
 // STUB-LABEL: void Module::unsafe_launch_uncontracted(
 // STUB: carbide::validate_whole_chunks("kernels::uncontracted", "out", out.size(), 2);
-// WHOLE: ld.global.nc.v4.f32
+// WHOLE: ld.global.nc.v4
 // WHOLE: st.global.v4.f32
 // PARTIAL: st.global.v4.f32
 // PARTIAL: st.global.f32

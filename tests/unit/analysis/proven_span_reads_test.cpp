@@ -112,6 +112,32 @@ TEST(ProvenSpanReads, ChangesAfterTheTestProveNothing) {
   EXPECT_FALSE(r.proven_at("x[d]"));
 }
 
+TEST(ProvenSpanReads, AliasesTheTestCannotSeeProveNothing) {
+  // A lambda that captures the index, and a reference member bound to it, can change it where
+  // no assignment names it.
+  const Reads r = reads_of(
+      "std::size_t a = n; auto bump = [&] { ++a; };\n"
+      "if (a < x.size()) { bump(); use(x[a]); }\n"
+      "std::size_t b = n; struct Ref { std::size_t& to; } ref{b};\n"
+      "if (b < x.size()) { ref.to = n + 1; use(x[b]); }\n"
+      "struct View { carbide::span<const float>& to; } view{y};\n"
+      "if (i < y.size()) { view.to = x; use(y[i]); }");
+  EXPECT_FALSE(r.proven_at("x[a]"));
+  EXPECT_FALSE(r.proven_at("x[b]"));
+  EXPECT_FALSE(r.proven_at("y[i]"));
+}
+
+TEST(ProvenSpanReads, ReadsAndCopiesKeepTheProof) {
+  const Reads r = reads_of(
+      "carbide::span<const float> copy = x; use(float(copy.size()));\n"
+      "const std::size_t seen = i; use(float(seen));\n"
+      "if (i < x.size()) use(x[i]);");
+  EXPECT_TRUE(r.proven_at("x[i]"));
+  // A const reference can be cast back to a mutable one.
+  const Reads bound = reads_of("const std::size_t& seen = i; use(float(seen));\nif (i < x.size()) use(x[i]);");
+  EXPECT_FALSE(bound.proven_at("x[i]"));
+}
+
 TEST(ProvenSpanReads, AViewAssignedAnywhereProvesNothing) {
   const Reads r = reads_of("if (i < x.size()) use(x[i]);\nx = y;");
   EXPECT_FALSE(r.proven_at("x[i]"));
