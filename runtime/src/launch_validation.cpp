@@ -100,6 +100,19 @@ void validate_index_extent(const std::string& kernel, const char* param, std::ui
          "fewer than 2^32 elements (the contract says index_bits = 32)", std::to_string(elements) + " elements");
 }
 
+void validate_exact_cover(const std::string& kernel, const char* param, std::uint64_t elements,
+                          const LaunchConfig& config) {
+  const std::uint64_t threads = config.grid[0] * config.block[0];
+  if (config.grid[1] == 1 && config.grid[2] == 1 && config.block[0] != 0 && threads / config.block[0] == config.grid[0] &&
+      threads == elements)
+    return;
+  reject(kernel, "grid",
+         "one thread for each of the " + std::to_string(elements) + " elements of '" + param +
+             "' (the contract says covers = " + param + "): grid.x x block.x == " + std::to_string(elements) +
+             ", grid.y == grid.z == 1",
+         extent_text(config.grid) + " blocks of " + std::to_string(config.block[0]));
+}
+
 void validate_whole_chunks(const std::string& kernel, const char* param, std::uint64_t elements,
                            std::uint64_t chunk) {
   if (chunk == 0 || elements % chunk == 0) return;

@@ -146,4 +146,25 @@ TEST(ChecksCost, ProvenSpanReadsReadTheirOwnElements) {
   }
 }
 
+TEST(ChecksCost, CoveredViewsAreReadAtEveryThreadsOwnIndex) {
+  CARBIDE_REQUIRE_DEVICE();
+  auto ctx = carbide::Context::create(0);
+  auto stream = ctx.default_stream();
+  const std::size_t n = kBlock * 4096;
+  const auto a = random_floats(n);
+  auto a_dev = carbide::DeviceBuffer<float>::from_host(stream, a);
+  auto out = carbide::DeviceBuffer<float>::from_host(stream, poisoned(n));
+  auto module = gpu_vocabulary::load(ctx);
+  module.double_covered(stream, module.prepare_double_covered(carbide::LaunchConfig1D(n / kBlock, kBlock)), a_dev,
+                        out);
+  const auto doubled = out.to_host_vec(stream);
+  for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(doubled[i], 2.f * a[i]) << i;
+  // One block more than the view's elements: refused before the kernel runs, nothing written.
+  auto untouched = carbide::DeviceBuffer<float>::from_host(stream, poisoned(n));
+  EXPECT_THROW(module.double_covered(stream, module.prepare_double_covered(carbide::LaunchConfig1D(n / kBlock + 1, kBlock)),
+                                     a_dev, untouched),
+               carbide::LaunchContractError);
+  for (float v : untouched.to_host_vec(stream)) ASSERT_NE(v, v);
+}
+
 }  // namespace

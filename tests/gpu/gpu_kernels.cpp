@@ -414,6 +414,14 @@ void count_nonzero_32(carbide::span<const unsigned char> bytes, carbide::atomic_
   count.fetch_add(0, mine);
 }
 
+// covers = a: the launch gives the grid exactly a.size() threads, so a[idx.get()] is unchecked.
+CARBIDE_KERNEL
+CARBIDE_LAUNCH_CONTRACT(domain = 1, block = (kBlock, 1, 1), covers = a)
+void double_covered(carbide::span<const float> a, carbide::disjoint_span<float> out) {
+  auto idx = carbide::thread::index_1d();
+  if (float* e = out.get_mut(idx)) *e = 2.f * a[idx.get()];
+}
+
 // Span reads proven in range (the loop tests i against in.size()) are emitted unchecked.
 CARBIDE_KERNEL
 CARBIDE_LAUNCH_CONTRACT(domain = 1, block = (kBlock, 1, 1))

@@ -48,6 +48,11 @@ TEST(ContractParser, ReadsEveryField) {
   EXPECT_EQ(c.index_bits, 64);
   EXPECT_EQ(parsed("domain = 1, block = 256, index_bits = 32").index_bits, 32);
   EXPECT_EQ(parsed("domain = 1, block = 256, index_bits = 64").index_bits, 64);
+  EXPECT_EQ(c.covers, "");
+  // A parameter's name, taken as written: the resolver of constants is not asked.
+  EXPECT_EQ(parsed("domain = 1, block = 256, covers = in").covers, "in");
+  EXPECT_EQ(error_of("domain = 1, block = 256, covers = 4"),
+            "expected a view parameter's name for 'covers', found '4'");
 }
 
 TEST(ContractParser, ShortBlockFormsDefaultToOne) {

@@ -253,6 +253,25 @@ TEST(IndexBits32, ViewsMustHoldFewerThan2To32Elements) {
   }
 }
 
+TEST(ExactCover, TheGridsThreadsMustEqualTheViewsElements) {
+  EXPECT_NO_THROW(validate_exact_cover("kernels::vecadd", "a", 1 << 20, LaunchConfig1D(4096, 256)));
+  EXPECT_THROW(validate_exact_cover("kernels::vecadd", "a", (1 << 20) + 1, LaunchConfig1D(4097, 256)),
+               LaunchContractError);
+  EXPECT_THROW(validate_exact_cover("kernels::vecadd", "a", 1 << 20, LaunchConfig1D(4095, 256)), LaunchContractError);
+  // A second layer of blocks would index past the view.
+  LaunchConfig layered = LaunchConfig1D(4096, 256);
+  layered.grid[1] = 2;
+  EXPECT_THROW(validate_exact_cover("kernels::vecadd", "a", 1 << 20, layered), LaunchContractError);
+  try {
+    validate_exact_cover("kernels::vecadd", "a", 1000, LaunchConfig1D(4, 256));
+  } catch (const LaunchContractError& error) {
+    EXPECT_EQ(std::string(error.what()),
+              "launch of kernels::vecadd rejected: grid must be one thread for each of the 1000 elements of 'a' "
+              "(the contract says covers = a): grid.x x block.x == 1000, grid.y == grid.z == 1, got (4, 1, 1) "
+              "blocks of 256");
+  }
+}
+
 TEST(WholeChunks, ViewsMustBeAMultipleOfTheChunk) {
   EXPECT_NO_THROW(validate_whole_chunks("kernels::saxpy", "out", 1024, 4));
   EXPECT_NO_THROW(validate_whole_chunks("kernels::saxpy", "out", 0, 4));

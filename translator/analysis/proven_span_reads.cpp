@@ -65,8 +65,9 @@ bool has_jump_target(const clang::Stmt* statement) {
 
 class ReadProver : public clang::RecursiveASTVisitor<ReadProver> {
  public:
-  explicit ReadProver(const clang::Stmt* body)
-      : assigned_(changed_variables(body).assigned), escaping_(escaping_variables(body)) {}
+  // `covered`: the kernel parameter whose size() the launch made the grid's thread count, if any.
+  ReadProver(const clang::Stmt* body, const clang::VarDecl* covered)
+      : covered_(covered), assigned_(changed_variables(body).assigned), escaping_(escaping_variables(body)) {}
   std::vector<const clang::CXXOperatorCallExpr*> proven;
 
   bool TraverseIfStmt(clang::IfStmt* statement) {
@@ -134,6 +135,10 @@ class ReadProver : public clang::RecursiveASTVisitor<ReadProver> {
     const clang::VarDecl* view = named_variable(subscript->getArg(0));
     const auto index = index_variable(subscript->getArg(1));
     if (view == nullptr || !index) return true;
+    if (view == covered_ && index->second && made_by_index_1d(index->first) && stable_view(view)) {
+      proven.push_back(subscript);
+      return true;
+    }
     for (const Guard& guard : guards_)
       if (guard.view == view && guard.index == index->first && guard.witness == index->second &&
           proves(guard, subscript->getArg(1)->getType())) {
@@ -170,12 +175,22 @@ class ReadProver : public clang::RecursiveASTVisitor<ReadProver> {
     if (view && index) guards_.push_back({index->first, index->second, view, less->getType(), whole_test, region});
   }
 
+  // A view that keeps its length: a local or parameter that nothing assigns or reaches otherwise.
+  bool stable_view(const clang::VarDecl* view) const {
+    return view->hasLocalStorage() && !view->getType()->isReferenceType() && !assigned_.count(view) &&
+           !escaping_.count(view);
+  }
+
+  // `auto idx = carbide::thread::index_1d();`: a witness below the launch's thread count.
+  static bool made_by_index_1d(const clang::VarDecl* witness) {
+    const auto* call = witness->getInit() ? llvm::dyn_cast<clang::CallExpr>(witness->getInit()->IgnoreImplicit()) : nullptr;
+    return call && vocabulary::is_index_1d(call);
+  }
+
   // Whether the guard's test still holds at a subscript that converts the index to `converted`.
   bool proves(const Guard& guard, clang::QualType converted) const {
     const clang::VarDecl* view = guard.view;
-    if (!view->hasLocalStorage() || view->getType()->isReferenceType() || assigned_.count(view) ||
-        escaping_.count(view))
-      return false;
+    if (!stable_view(view)) return false;
     if (guard.witness) return true;  // a witness never changes, and get() is a std::size_t
     const clang::VarDecl* index = guard.index;
     const clang::QualType type = index->getType();
@@ -190,9 +205,20 @@ class ReadProver : public clang::RecursiveASTVisitor<ReadProver> {
            !changed_variables(guard.region).assigned.count(index);
   }
 
+  const clang::VarDecl* covered_;
   std::set<const clang::VarDecl*> assigned_, escaping_;  // in the whole function
   std::vector<Guard> guards_;
 };
+
+// The parameter a kernel's `covers = x` names, for the kernel's own definition.
+const clang::VarDecl* covered_parameter(const model::Program& program, const clang::FunctionDecl* definition) {
+  for (const model::Module& module : program.modules)
+    for (const model::Kernel& kernel : module.kernels)
+      if (const model::Parameter* covered = model::covered_view(kernel);
+          covered && kernel.decl->getCanonicalDecl() == definition->getCanonicalDecl())
+        return definition->getParamDecl(unsigned(covered - kernel.params.data()));
+  return nullptr;
+}
 
 }  // namespace
 
@@ -203,7 +229,7 @@ std::vector<const clang::CXXOperatorCallExpr*> proven_span_reads(const model::Pr
     if (function->isTemplated() || function->isTemplateInstantiation() || !function->hasBody(definition) ||
         has_jump_target(definition->getBody()))
       continue;
-    ReadProver prover(definition->getBody());
+    ReadProver prover(definition->getBody(), covered_parameter(program, definition));
     prover.TraverseStmt(definition->getBody());
     proven.insert(proven.end(), prover.proven.begin(), prover.proven.end());
   }

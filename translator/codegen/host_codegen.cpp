@@ -243,6 +243,15 @@ std::string index_extent_checks(const model::Kernel& kernel) {
   return text;
 }
 
+// `covers = x`: the grid must have one thread per element of x, which is what lets the kernel's
+// reads x[idx.get()] go unchecked (analysis/proven_span_reads).
+std::string exact_cover_check(const model::Kernel& kernel) {
+  const model::Parameter* covered = model::covered_view(kernel);
+  if (covered == nullptr) return "";
+  return "  carbide::validate_exact_cover(" + c_string(kernel.qualified_name) + ", " + c_string(covered->name) + ", " +
+         covered->name + ".size(), prepared.config());\n";
+}
+
 std::string kernel_definitions(const model::Kernel& kernel, std::size_t index,
                                analysis::ViewClaimFinder& claims) {
   const std::string i = std::to_string(index);
@@ -265,7 +274,7 @@ std::string kernel_definitions(const model::Kernel& kernel, std::size_t index,
             "  carbide::detail::check_prepared_for(" + c_string(kernel.qualified_name) +
             ", prepared.module_identity(), loaded_);\n" +
             transposed_output_checks(kernel, claims, "prepared.config()") + whole_chunk_checks(kernel, claims) +
-            index_extent_checks(kernel) + argument_setup(kernel) +
+            index_extent_checks(kernel) + exact_cover_check(kernel) + argument_setup(kernel) +
             "  loaded_.launch(" + i + ", stream, prepared.config(), args);\n}\n\n";
   } else {
     text += prefix + "void " + member(kernel, launch_name(kernel)) + "(const carbide::Stream& stream, "

@@ -8,8 +8,8 @@
 namespace carbide::contract {
 namespace {
 
-constexpr std::string_view kFields[] = {"domain", "block", "dynamic_shared", "min_compute", "index_bits"};
-constexpr std::string_view kFieldList = "domain, block, dynamic_shared, min_compute, index_bits";
+constexpr std::string_view kFields[] = {"domain", "block", "dynamic_shared", "min_compute", "index_bits", "covers"};
+constexpr std::string_view kFieldList = "domain, block, dynamic_shared, min_compute, index_bits, covers";
 
 std::size_t edit_distance(std::string_view a, std::string_view b) {
   std::vector<std::size_t> row(b.size() + 1);
@@ -285,6 +285,9 @@ class Parser {
         fail("'index_bits' is 32 or 64, got " + std::to_string(bits),
              "write index_bits = 32 for 32-bit index arithmetic (the launch checks that the views fit)");
       contract.index_bits = int(bits);
+    } else if (field == "covers") {
+      // A parameter's name, not a constant: which parameter it is, the model checks.
+      contract.covers = identifier("a view parameter's name for 'covers'");
     } else {
       std::string closest;
       std::size_t best = std::string::npos;

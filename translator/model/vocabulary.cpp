@@ -252,6 +252,11 @@ bool is_length_query(const clang::CXXMethodDecl* method) {
   return kind == View::Read || kind == View::Exclusive || kind == View::Atomic;
 }
 
+bool is_index_1d(const clang::CallExpr* call) {
+  const DeviceFunction* entry = device_function(call);
+  return entry && llvm::StringRef(entry->name) == "carbide::thread::index_1d";
+}
+
 bool is_grid_stride(const clang::CallExpr* call) {
   const DeviceFunction* entry = device_function(call);
   return entry && llvm::StringRef(entry->name) == "carbide::thread::grid_stride";

@@ -60,6 +60,9 @@ bool is_extent_query(const clang::CXXMethodDecl* method);
 // `size()` of a 1-D view: its length in elements, fixed for the launch.
 bool is_length_query(const clang::CXXMethodDecl* method);
 
+// `thread::index_1d()`: below grid.x × block.x, the thread count of a 1-D launch.
+bool is_index_1d(const clang::CallExpr* call);
+
 // `thread::grid_stride(view)`: the loop's witnesses are the thread's indexes below view.size().
 bool is_grid_stride(const clang::CallExpr* call);
 

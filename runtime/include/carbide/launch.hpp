@@ -90,6 +90,12 @@ struct TransposedOutput {
 // Throws LaunchContractError naming the parameter.
 void validate_index_extent(const std::string& kernel, const char* param, std::uint64_t elements);
 
+// The view a contract's `covers = x` names: the grid's threads must be exactly its elements
+// (grid.x × block.x == size, grid.y == grid.z == 1), so that every index_1d() witness lies inside
+// it. Throws LaunchContractError naming the grid and the parameter.
+void validate_exact_cover(const std::string& kernel, const char* param, std::uint64_t elements,
+                          const LaunchConfig& config);
+
 // A view on whose chunks of K elements the kernel calls store_whole, which stores all K without
 // a partial-chunk path: its length must be a multiple of K. Throws LaunchContractError naming
 // the parameter.

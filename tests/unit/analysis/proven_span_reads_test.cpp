@@ -38,10 +38,10 @@ struct Reads {
   }
 };
 
-Reads reads_of(const std::string& body, const std::string& helpers = "") {
+Reads reads_of(const std::string& body, const std::string& helpers = "", const std::string& contract_extra = "") {
   Reads reads;
   reads.ast = parse("void use(float);\nnamespace k {\n" + helpers +
-                    "\nCARBIDE_KERNEL\nCARBIDE_LAUNCH_CONTRACT(domain = 1, block = (256, 1, 1))\n"
+                    "\nCARBIDE_KERNEL\nCARBIDE_LAUNCH_CONTRACT(domain = 1, block = (256, 1, 1)" + contract_extra + ")\n"
                     "void f(carbide::span<const float> x, carbide::span<const float> y, "
                     "carbide::disjoint_span<float> out, std::size_t n) {\n"
                     "  auto idx = carbide::thread::index_1d();\n  std::size_t i = n;\n" +
@@ -150,6 +150,23 @@ TEST(ProvenSpanReads, JumpsAndLambdasProveNothing) {
   EXPECT_FALSE(cases.proven_at("x[i]"));
   const Reads lambda = reads_of("if (i < x.size()) { auto read = [&] { return x[i]; }; use(read()); }");
   EXPECT_FALSE(lambda.proven_at("x[i]"));
+}
+
+TEST(ProvenSpanReads, AGridThatCoversTheViewProvesItsWitnessReads) {
+  const std::string body =
+      "use(x[idx.get()] + y[idx.get()]);\n"
+      "auto grid = carbide::thread::index_1d(); use(x[grid.get()]);\n"
+      "for (auto w : carbide::thread::grid_stride(out)) use(x[w.get()]);";
+  const Reads covered = reads_of(body, "", ", covers = x");
+  EXPECT_TRUE(covered.proven_at("x[idx.get()]"));
+  EXPECT_TRUE(covered.proven_at("x[grid.get()]"));
+  EXPECT_FALSE(covered.proven_at("y[idx.get()]"));  // y's length is not the grid's
+  EXPECT_FALSE(covered.proven_at("x[w.get()]"));    // grid-stride witnesses pass the grid
+  const Reads plain = reads_of(body);
+  EXPECT_FALSE(plain.proven_at("x[idx.get()]"));
+  // A contract naming a view the kernel changes proves nothing.
+  const Reads changed = reads_of(body + "\nx = y;", "", ", covers = x");
+  EXPECT_FALSE(changed.proven_at("x[idx.get()]"));
 }
 
 TEST(ProvenSpanReads, HelpersTooButNotTemplates) {
