@@ -26,7 +26,7 @@ CARBIDE_LAUNCH_CONTRACT(domain = 1, block = (256, 1, 1))
 void copied_view(carbide::disjoint_span<float> out) {
   carbide::disjoint_span<float> copy = out;
   if (auto mine = copy.get_mut_chunk<4>(carbide::thread::index_1d())) mine.store_whole(carbide::vec<float, 4>{});
-  // CHECK: whole-store.cpp:[[@LINE-1]]:19: error: 'copy.get_mut_chunk<4>(carbide::thread::index_1d())' stores whole chunks of 4 into 'copy', but 'copy' is a local copy of a view: the launch checks that a view is whole chunks only for a kernel parameter. Claim the parameter itself (or pass it to the helper that claims it) [carbide-whole-store]
+  // CHECK: whole-store.cpp:[[@LINE-1]]:19: error: 'copy.get_mut_chunk<4>(carbide::thread::index_1d())' stores whole chunks of 4 into 'copy', but 'copy' is not a view parameter (a local copy of a view, say): the launch checks that a view is whole chunks only for a kernel parameter. Claim the parameter itself (or pass it to the helper that claims it) [carbide-whole-store]
 }
 
 void fill(carbide::disjoint_span<float> target, const carbide::thread::index_1d_witness& at) {
@@ -46,3 +46,33 @@ void unnamed_view(carbide::disjoint_span<float> out) {
 }
 
 }  // namespace kernels
+
+namespace pointers {
+
+void fill_whole(carbide::disjoint_span<float> target, const carbide::thread::index_1d_witness& at) {
+  if (auto piece = target.get_mut_chunk<4>(at)) piece.store_whole(carbide::vec<float, 4>{});
+}
+
+// Through a pointer the call's view is not followed, so the launch would not check it.
+CARBIDE_KERNEL
+CARBIDE_LAUNCH_CONTRACT(domain = 1, block = (256, 1, 1))
+void through_pointer(carbide::disjoint_span<float> out) {
+  auto* fill = &fill_whole;
+  // CHECK: whole-store.cpp:[[@LINE-1]]:17: error: 'fill_whole' stores whole chunks of a view parameter, so it must be called directly: the launch checks the views its calls pass, and a call through a pointer or reference passes one it cannot see [carbide-whole-store]
+  fill(out, carbide::thread::index_1d());
+}
+
+// A member function's arguments are not followed.
+struct Filler {
+  void operator()(carbide::disjoint_span<float> target, const carbide::thread::index_1d_witness& at) const {
+    if (auto piece = target.get_mut_chunk<4>(at)) piece.store_whole(carbide::vec<float, 4>{});
+  }
+};
+CARBIDE_KERNEL
+CARBIDE_LAUNCH_CONTRACT(domain = 1, block = (256, 1, 1))
+void through_member(carbide::disjoint_span<float> out) {
+  Filler{}(out, carbide::thread::index_1d());
+  // CHECK: whole-store.cpp:[[@LINE-1]]:3: error: 'Filler{}(out, carbide::thread::index_1d())' calls a member function that stores whole chunks of a view parameter; the launch follows views only into kernels and free functions, so it cannot check that one is whole chunks.
+}
+
+}  // namespace pointers

@@ -73,6 +73,13 @@ const clang::CXXMemberCallExpr* claim_of_piece(const clang::Expr* piece) {
   return llvm::dyn_cast<clang::CXXMemberCallExpr>(piece);
 }
 
+bool stores_whole_chunks(const ViewClaims& claims) {
+  for (const auto& [view, made] : claims)
+    for (const ViewClaim& claim : made)
+      if (claim.whole_chunk) return true;
+  return false;
+}
+
 }  // namespace
 
 bool is_whole_store(const clang::CXXMemberCallExpr* call) {
@@ -106,12 +113,23 @@ const ViewClaims& ViewClaimFinder::claims_of(const clang::FunctionDecl* function
             if (transposed) form += " at transposed block coordinates";
             found[view].push_back({member, std::move(form), member, transposed, std::nullopt});
           }
+        // A member function of the user's is not followed: whole stores in it are not traced.
+        const clang::FunctionDecl* definition = nullptr;
+        if (method && !model::vocabulary::is_carbide(method) && method->hasBody(definition) &&
+            stores_whole_chunks(finder->claims_of(definition)))
+          untraced.push_back(member);
         return true;
       }
       const clang::FunctionDecl* callee = call->getDirectCallee();
       const clang::FunctionDecl* definition = nullptr;
       if (!callee || !callee->hasBody(definition)) return true;
       const ViewClaims& inside = finder->claims_of(definition);
+      // A member operator's arguments start with its object, so they do not line up with its
+      // parameters; whole stores in one are not traced.
+      if (llvm::isa<clang::CXXOperatorCallExpr>(call) && llvm::isa<clang::CXXMethodDecl>(definition)) {
+        if (stores_whole_chunks(inside)) untraced.push_back(call);
+        return true;
+      }
       for (unsigned i = 0; i < call->getNumArgs() && i < definition->getNumParams(); ++i) {
         const clang::ValueDecl* view = named_view(call->getArg(i));
         const auto passed = inside.find(definition->getParamDecl(i));

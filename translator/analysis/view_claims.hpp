@@ -41,8 +41,9 @@ class ViewClaimFinder {
   const ViewClaims& claims_of(const clang::FunctionDecl* function);
   // Whole-chunk stores in `function` that no view's claim accounts for, so the launch could not
   // check the view's length: `c.store_whole(v)` on a chunk not claimed in the function (a chunk
-  // passed in by reference), and calls that pass a helper whose claims store whole chunks
-  // something other than a named view.
+  // passed in by reference), calls that pass a helper whose claims store whole chunks something
+  // other than a named view, and calls of member functions of the user's that store whole chunks
+  // (their arguments are not followed).
   const std::vector<const clang::Expr*>& untraced_whole_stores(const clang::FunctionDecl* function);
 
  private:
