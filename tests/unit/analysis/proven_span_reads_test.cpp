@@ -24,6 +24,7 @@ struct Reads {
       clang::ASTContext* context;
       std::string spelled;
       std::vector<const clang::CXXOperatorCallExpr*> found;
+      bool shouldVisitTemplateInstantiations() const { return true; }  // a template's subscripts are resolved there
       bool VisitCXXOperatorCallExpr(clang::CXXOperatorCallExpr* call) {
         if (call->getOperator() == clang::OO_Subscript && text(*context, call) == spelled) found.push_back(call);
         return true;
