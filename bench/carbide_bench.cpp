@@ -145,6 +145,12 @@ int main(int argc, char** argv) {
                            [&] { module.transpose(stream, prepared, in, side, side, out); },
                            [&] { reference::launch_transpose(raw(in), side, side, reinterpret_cast<float*>(out.device_ptr())); },
                            [&] { return out.to_host_vec(stream); }));
+    auto row_order = module.prepare_transpose_row_order(
+        carbide::LaunchConfig2D({side / 32, side / 32, 1}, {32, 4, 1}));
+    rows.push_back(measure("transpose 8192², textbook block order", 2.0 * side * side * sizeof(float),
+                           [&] { module.transpose_row_order(stream, row_order, in, side, side, out); },
+                           [&] { reference::launch_transpose_row_order(raw(in), side, side, reinterpret_cast<float*>(out.device_ptr())); },
+                           [&] { return out.to_host_vec(stream); }));
   }
   {
     const std::size_t n = std::size_t(1) << 26;

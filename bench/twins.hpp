@@ -11,6 +11,7 @@ void launch_saxpy(float a, const float* x, const float* y, float* out, std::size
 void launch_sum(const float* in, std::size_t n, float* total, unsigned blocks);
 void launch_histogram(const std::uint32_t* words, std::size_t n, unsigned* bins, unsigned blocks);
 void launch_transpose(const float* in, std::uint32_t rows, std::uint32_t cols, float* out);
+void launch_transpose_row_order(const float* in, std::uint32_t rows, std::uint32_t cols, float* out);
 void launch_stencil(const float* in, std::size_t n, const float* weights, float* out);  // 9 weights
 void launch_softmax(const float* in, float* out, unsigned rows);
 void launch_scan(const float* in, std::size_t n, float* out, float* scratch);

@@ -4,6 +4,7 @@
 // bytes, and (GEMM) the hand-written mma.sync anchor and cublasGemmEx.
 //   nvcc -O3 -std=c++17 -arch=sm_90 -I runtime/include bench/experiments/tile_library.cu -lcublas -o t && ./t
 //   ./t --check   correctness only, small sizes (for compute-sanitizer memcheck / racecheck)
+//   ./t --layernorm   correctness, then the layernorm group only
 // Kernels: c = a + b (f32 1-D, bf16 2-D), softmax along rows (f32, 1024 columns), layernorm along
 // rows (bf16 in and out, f32 statistics, gamma and beta), bf16 GEMM (f32 accumulation). Several
 // plans (threads, vector width, rows a block, GEMM warps and stages) of each, so that the
@@ -120,6 +121,34 @@ TILE_SOFTMAX(tile_softmax_8x1024_t256, (256), 256, 4, 8, 1024)
     auto var = ctd::reduce_sum<1, 1>(d * d) / float(N);                                                      \
     ctd::store(y, y_coord, ctd::cast<ct::bf16>(d * ctd::bcast<1>(ctd::rsqrt(var + eps), d) * g + b));        \
   }
+// samples/tile_layernorm as the emitter writes it (2026-12-04): the row's length n at run time,
+// the padding masked out of the variance with iota and select, gamma and beta loaded last.
+#define TILE_LAYERNORM_SAMPLE(NAME, BOUNDS, THREADS, VEC, N)                                                   \
+  extern "C" __global__ void __launch_bounds__ BOUNDS                                                        \
+      NAME(::carbide::tile::detail::out_arg<::carbide::tile::bf16, 2> y,                                     \
+           ::carbide::tile::detail::in_arg<::carbide::tile::bf16, 2> x,                                      \
+           ::carbide::tile::detail::in_arg<::carbide::tile::bf16, 2> gamma,                                  \
+           ::carbide::tile::detail::in_arg<::carbide::tile::bf16, 2> beta, float eps) {                      \
+    namespace ctd = ::carbide::tile::detail;                                                                 \
+    using L0 = ctd::blocked<THREADS, VEC>;                                                                   \
+    const auto y_coord = ctd::block_coord(y);                                                                \
+    const int n = x.extent[1];                                                                               \
+    auto t = ctd::cast<float>(ctd::load<ct::shape<1, N>, L0>(x, y_coord, static_cast<ct::bf16>(0)));         \
+    auto mean = (ctd::reduce_sum<1, 0, false>(t) * (1.0f / n));                                              \
+    auto inside = (ctd::iota<int, ct::shape<1, N>, L0>() < (n));                                             \
+    auto d = ctd::select(inside, (t - ctd::bcast<1>(mean, t)), ctd::zeros<float, ct::shape<1, N>, L0>());   \
+    auto inverse = ctd::rsqrt(((ctd::reduce_sum<1, 1, false>((d * d)) * (1.0f / n)) + (eps)));               \
+    auto scaled = (d * ctd::bcast<1>(inverse, d));                                                           \
+    ctd::store(y, y_coord,                                                                                   \
+               ctd::cast<ct::bf16>(((scaled * ctd::cast<float>(ctd::load<ct::shape<1, N>, L0>(gamma, {0, 0},   \
+                                                                                static_cast<ct::bf16>(0)))) + \
+                                    ctd::cast<float>(ctd::load<ct::shape<1, N>, L0>(beta, {0, 0}, static_cast<ct::bf16>(0))))));  \
+  }
+TILE_LAYERNORM_SAMPLE(tile_layernorm_sample_b5, (256, 5), 256, 8, 4096)
+TILE_LAYERNORM_SAMPLE(tile_layernorm_sample_b6, (256, 6), 256, 8, 4096)
+TILE_LAYERNORM_SAMPLE(tile_layernorm_sample_b8, (256, 8), 256, 8, 4096)
+TILE_LAYERNORM(tile_layernorm_4096_t256_b6, (256, 6), 256, 8, 4096)
+TILE_LAYERNORM(tile_layernorm_4096_t256_b8, (256, 8), 256, 8, 4096)
 TILE_LAYERNORM_LOADS_FIRST(tile_layernorm_first_4096_t256, (256), 256, 8, 4096)
 TILE_LAYERNORM_LOADS_FIRST(tile_layernorm_first_4096_t512, (512), 512, 8, 4096)
 TILE_LAYERNORM(tile_layernorm_4096_t256, (256), 256, 8, 4096)
@@ -523,6 +552,11 @@ const LayernormPlan kLayernorm[] = {
     {"tile layernorm <1,4096> t512 v8", tile_layernorm_4096_t512, 512},
     {"tile layernorm <1,4096> t128 v8", tile_layernorm_4096_t128, 128},
     {"tile layernorm <1,4096> t256 v8 minblocks 5", tile_layernorm_4096_t256_b5, 256},
+    {"tile layernorm <1,4096> t256 v8 minblocks 6", tile_layernorm_4096_t256_b6, 256},
+    {"tile layernorm <1,4096> t256 v8 minblocks 8", tile_layernorm_4096_t256_b8, 256},
+    {"sample form (n at run time, iota mask) minblocks 5", tile_layernorm_sample_b5, 256},
+    {"sample form (n at run time, iota mask) minblocks 6", tile_layernorm_sample_b6, 256},
+    {"sample form (n at run time, iota mask) minblocks 8", tile_layernorm_sample_b8, 256},
     {"tile layernorm <1,4096> t256 v8 loads first", tile_layernorm_first_4096_t256, 256},
     {"tile layernorm <1,4096> t512 v8 loads first", tile_layernorm_first_4096_t512, 512},
 };
@@ -851,9 +885,15 @@ int main(int argc, char** argv) {
     return g_all_pass ? 0 : 1;
   }
 
-  measure_add();
-  measure_softmax();
+  const bool layernorm_only = argc > 1 && std::string(argv[1]) == "--layernorm";
+  if (!layernorm_only) measure_add(), measure_softmax();
   measure_layernorm();
+  if (layernorm_only) {
+    std::printf("\n| group | kernel | median ms | GB/s | / copy | / twin |\n| --- | --- | ---: | ---: | ---: | ---: |\n");
+    for (const std::string& line : g_summary) std::printf("%s\n", line.c_str());
+    std::printf("%s\n", g_all_pass ? "ALL PASS" : "SOME FAILED");
+    return g_all_pass ? 0 : 1;
+  }
   cublasHandle_t handle;
   if (cublasCreate(&handle) != CUBLAS_STATUS_SUCCESS) return std::fprintf(stderr, "cublasCreate failed\n"), 1;
   const Variant anchor256 = make_variant<Tile128x256x64>("128x256x64s3w8");

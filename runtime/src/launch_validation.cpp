@@ -71,6 +71,16 @@ void validate_launch(const LaunchContract& contract, const LaunchConfig& config,
       reject(kernel, std::string("block.") + kAxis[axis], std::to_string(contract.block[axis]),
              std::to_string(config.block[axis]));
   }
+  // thread::index_1d() reads blockIdx.x and index_2d() blockIdx.x and .y only: blocks that differ
+  // on an axis past the domain would get the same index and write the same elements.
+  for (int axis = contract.domain; axis < 3; ++axis) {
+    if (config.grid[axis] != 1)
+      reject(kernel, std::string("grid.") + kAxis[axis],
+             "1 (a domain-" + std::to_string(contract.domain) +
+                 " kernel's indexes do not read blockIdx." + kAxis[axis] +
+                 ", so a second block along it would write the same elements)",
+             std::to_string(config.grid[axis]));
+  }
   if (config.dynamic_shared_bytes != contract.dynamic_shared_bytes)
     reject(kernel, "dynamic_shared", std::to_string(contract.dynamic_shared_bytes) + " bytes",
            std::to_string(config.dynamic_shared_bytes) + " bytes");

@@ -237,3 +237,43 @@ void warp_total_wide(carbide::span<const float> in, carbide::disjoint_span<float
 }
 
 }  // namespace kernels
+
+namespace by_value {
+
+// Good: in a (32, 8, 1) block, a flat id written by hand, `ty * 32 + tx < 32`, is the first
+// warp exactly, so its shuffles have every lane; and `thread_idx().x < 32` holds for every
+// thread, so the barrier under it is reached by the whole block.
+CARBIDE_KERNEL
+CARBIDE_LAUNCH_CONTRACT(domain = 2, block = (32, 8, 1))
+void rows_of_warps(carbide::span<const float> in, carbide::disjoint_span2d<float> out) {
+  auto own = carbide::thread::index_2d();
+  const unsigned tx = carbide::thread::thread_idx().x, ty = carbide::thread::thread_idx().y;
+  const unsigned tid = ty * 32 + tx;
+  auto partial = carbide::block::shared<float, 256>();
+  partial[tid] = in[tid];
+  carbide::block::sync();
+  float total = 0.f;
+  if (tid < 32) total = carbide::warp::reduce_add(partial[tid] + partial[tid + 32]);
+  if (tx < 32) carbide::block::sync();
+  if (float* o = out.get_mut(own)) *o = total;
+}
+
+// A flat id in a (16, 16, 1) block: `tid < 16` is half of the first warp.
+CARBIDE_KERNEL
+CARBIDE_LAUNCH_CONTRACT(domain = 2, block = (16, 16, 1))
+void half_warp_by_hand(carbide::span<const float> in, carbide::disjoint_span2d<float> out) {
+  auto own = carbide::thread::index_2d();
+  const unsigned tx = carbide::thread::thread_idx().x, ty = carbide::thread::thread_idx().y;
+  const unsigned tid = ty * 16 + tx;
+  float total = 0.f;
+  if (tid < 16) total = carbide::warp::reduce_add(in[tid]);
+  // CHECK: divergent-barrier.cpp:[[@LINE-1]]:25: error: 'carbide::warp::reduce_add(in[tid])' is under 'tid < 16', which differs between threads; every lane of the warp must reach it
+  // CHECK: note: this condition is not the same for a whole warp
+  // Half the block: the barrier diverges.
+  if (tid < 128) carbide::block::sync();
+  // CHECK: divergent-barrier.cpp:[[@LINE-1]]:18: error: 'carbide::block::sync()' is under 'tid < 128', which differs between threads
+  // CHECK: note: this condition depends on the thread
+  if (float* o = out.get_mut(own)) *o = total;
+}
+
+}  // namespace by_value

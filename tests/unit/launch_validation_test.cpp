@@ -69,6 +69,24 @@ TEST(LaunchValidation, RejectsAConfigOfAnotherDomain) {
   EXPECT_EQ(rejected_field(vecadd_contract(), LaunchConfig2D({4, 1, 1}, {256, 1, 1})), "domain");
 }
 
+// index_1d() and index_2d() do not read the grid axes past their domain, so a second block
+// along one would repeat every index: two writers per element.
+TEST(LaunchValidation, RejectsGridAxesPastTheDomain) {
+  LaunchConfig one_d = LaunchConfig1D(4, 256);
+  one_d.grid = {4, 2, 1};
+  EXPECT_EQ(rejected_field(vecadd_contract(), one_d), "grid.y");
+  one_d.grid = {4, 1, 3};
+  EXPECT_EQ(rejected_field(vecadd_contract(), one_d), "grid.z");
+  LaunchContract contract = vecadd_contract();
+  contract.domain = 2;
+  contract.block = {16, 16, 1};
+  EXPECT_EQ(rejected_field(contract, LaunchConfig2D({8, 8, 2}, {16, 16, 1})), "grid.z");
+  EXPECT_EQ(rejected_field(contract, LaunchConfig2D({8, 8, 1}, {16, 16, 1})), "");
+  contract.domain = 3;
+  contract.block = {8, 8, 4};
+  EXPECT_EQ(rejected_field(contract, LaunchConfig3D({2, 3, 4}, {8, 8, 4})), "");
+}
+
 TEST(LaunchValidation, DynamicSharedMemoryMustMatchTheContract) {
   EXPECT_EQ(rejected_field(vecadd_contract(), LaunchConfig1D(4, 256, 1024)), "dynamic_shared");
   LaunchContract contract = vecadd_contract();

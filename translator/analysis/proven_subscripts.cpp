@@ -1,10 +1,12 @@
 #include "analysis/proven_subscripts.hpp"
 
 #include "analysis/index_bounds.hpp"
+#include "analysis/shared_accesses.hpp"
 
 #include <clang/AST/DeclTemplate.h>
 
 #include <map>
+#include <set>
 
 namespace carbide::analysis {
 namespace {
@@ -13,36 +15,63 @@ namespace {
 std::optional<std::uint64_t> static_extent(const clang::Expr* handle) {
   const auto* specialization = llvm::dyn_cast_or_null<clang::ClassTemplateSpecializationDecl>(
       handle->getType()->getAsCXXRecordDecl());
-  if (specialization == nullptr || specialization->getTemplateArgs().size() != 2) return std::nullopt;
-  const clang::TemplateArgument& extent = specialization->getTemplateArgs()[1];
-  if (extent.getKind() != clang::TemplateArgument::Integral || extent.getAsIntegral().isAllOnes())
+  if (specialization == nullptr || specialization->getTemplateArgs().size() != 2 || is_dynamic_handle(handle))
     return std::nullopt;
+  const clang::TemplateArgument& extent = specialization->getTemplateArgs()[1];
+  if (extent.getKind() != clang::TemplateArgument::Integral) return std::nullopt;
   return extent.getAsIntegral().getZExtValue();
+}
+
+// The text an index is written in: an instantiation's index shares its template's location, so
+// this is what the instantiations of one template agree on.
+clang::SourceLocation written_at(const clang::Expr* index) { return index->getBeginLoc(); }
+
+// Where an index was proven, counted in (instantiation, calling shape) contexts of the function
+// or template that holds it.
+struct Proof {
+  const clang::Expr* index = nullptr;
+  const clang::Decl* owner = nullptr;
+  std::size_t contexts = 0;
+};
+
+const clang::Decl* owner_of(const clang::FunctionDecl* function) {
+  if (const clang::FunctionTemplateDecl* pattern = function->getPrimaryTemplate()) return pattern;
+  return function;
 }
 
 }  // namespace
 
-// A subscript is emitted unchecked when it is in range in every block its function runs in.
-std::vector<const clang::CXXOperatorCallExpr*> proven_shared_subscripts(const DeviceAnalysis& device) {
-  std::vector<const clang::CXXOperatorCallExpr*> proven;
+std::vector<const clang::Expr*> proven_shared_indexes(const DeviceAnalysis& device) {
+  std::map<const clang::Decl*, std::size_t> contexts;  // each owner's (instantiation, shape) pairs
+  std::map<clang::SourceLocation, Proof> proofs;
   for (const clang::FunctionDecl* function : device.definitions()) {
-    if (function->isTemplated() || function->isTemplateInstantiation()) continue;
-    std::map<const clang::CXXOperatorCallExpr*, std::size_t> in_range;  // shapes it was proven in
+    // A member of a class template or a generic lambda: its instantiations are not all listed.
+    if (function->isTemplated() || (function->isTemplateInstantiation() && !function->getPrimaryTemplate()))
+      continue;
+    const clang::Decl* owner = owner_of(function);
     const std::vector<BlockShape>& shapes = device.calling_shapes(function);
     for (const BlockShape& shape : shapes) {
+      ++contexts[owner];
       const IndexBounds bounds(device.thread_values(function, shape));
+      std::set<clang::SourceLocation> proven_here;
       for (const SharedAccess& access : device.barrier_phases(function, shape).accesses) {
-        const auto* subscript = llvm::dyn_cast<clang::CXXOperatorCallExpr>(access.expr);
-        if (subscript == nullptr || access.in_helper != nullptr) continue;
-        const auto extent = static_extent(subscript->getArg(0));
+        if (access.in_helper != nullptr || access.index == nullptr) continue;
+        const auto extent = static_extent(tile_handle(access.expr));
         if (!extent) continue;
-        const auto range = bounds.subscript_range(access.index, subscript);
-        if (range && range->low >= 0 && range->high < __int128(*extent)) ++in_range[subscript];
+        const auto range = bounds.subscript_range(access.index, access.expr);
+        if (!range || range->low < 0 || range->high >= __int128(*extent)) continue;
+        const clang::Expr* written = tile_index(access.expr);
+        if (!proven_here.insert(written_at(written)).second) continue;
+        Proof& proof = proofs[written_at(written)];
+        proof.index = written;
+        proof.owner = owner;
+        ++proof.contexts;
       }
     }
-    for (const auto& [subscript, count] : in_range)
-      if (count == shapes.size()) proven.push_back(subscript);
   }
+  std::vector<const clang::Expr*> proven;
+  for (const auto& [location, proof] : proofs)
+    if (proof.contexts == contexts[proof.owner]) proven.push_back(proof.index);
   return proven;
 }
 

@@ -352,31 +352,71 @@ Uniformity ThreadValues::call_uniformity(const clang::CallExpr* call, int depth)
   return level;
 }
 
-// `L < c` splits the block between whole warps when c is a multiple of 32 (blocks made of whole
-// warps), and `ty < c` does when each warp lies in one row (a block width a multiple of 32): the
-// result is the same for a whole warp, though it differs between warps.
+namespace {
+
+// An affine form's value for the thread at (x, y) with flat local index L, or nothing when it
+// depends on more than the thread's coordinates, or divides a negative value (where C++'s
+// truncation and the form's meaning could part).
+std::optional<std::int64_t> value_for_thread(const Affine& form, std::int64_t x, std::int64_t y,
+                                             std::int64_t local) {
+  if (!form.symbols.empty() || form.divisor <= 0) return std::nullopt;
+  const std::int64_t numerator = form.local * local + form.x * x + form.y * y + form.constant;
+  if (form.divisor != 1 && numerator < 0) return std::nullopt;
+  return numerator / form.divisor;
+}
+
+bool compare(clang::BinaryOperatorKind kind, std::int64_t a, std::int64_t b) {
+  switch (kind) {
+    case clang::BO_LT: return a < b;
+    case clang::BO_GT: return a > b;
+    case clang::BO_LE: return a <= b;
+    case clang::BO_GE: return a >= b;
+    case clang::BO_EQ: return a == b;
+    default: return a != b;
+  }
+}
+
+// The most threads a block can have; an exact shape has been validated against it.
+constexpr std::uint64_t kMaxBlockThreads = 1024;
+
+}  // namespace
+
+// A comparison of thread coordinates is uniform by its value, not its spelling: with the block's
+// exact shape known, it is evaluated for every thread. The same result in the whole block is
+// Uniform (`tid < 128` in a block of 128), the same within each warp WarpUniform (`tid < 32`
+// with tid = ty * 32 + tx, `ty < 4` in a block 32 wide); otherwise Divergent. Nothing when a side
+// is no affine form of the coordinates, or an unsigned comparison would see a wrapped value.
 std::optional<Uniformity> ThreadValues::comparison_uniformity(const clang::BinaryOperator* op,
                                                               int depth) const {
   if (!op->isRelationalOp() && !op->isEqualityOp()) return std::nullopt;
-  auto lhs = affine(op->getLHS(), depth + 1);
-  auto rhs = affine(op->getRHS(), depth + 1);
-  if (!lhs || !rhs) return std::nullopt;
-  const Affine difference = lhs->plus(*rhs, -1);  // compared with 0
-  if (difference.divisor != 1 || !difference.symbols.empty() || !difference.varies_by_thread())
-    return std::nullopt;
   const auto threads = shape_.threads();
-  if (!threads || *threads % 32 != 0) return std::nullopt;
-  const bool rows_of_warps = shape_.extent[0] % 32 == 0;
-  if (difference.local == 0 && difference.x == 0 && rows_of_warps) return Uniformity::WarpUniform;
-  if (std::abs(difference.local) != 1 || difference.x != 0 || difference.y != 0) return std::nullopt;
-  // ±L + k against 0: the threshold is −k for L; a non-strict or flipped comparison moves it by one.
-  const std::int64_t k = difference.local == 1 ? difference.constant : -difference.constant;
-  const clang::BinaryOperatorKind kind =
-      difference.local == 1 ? op->getOpcode() : clang::BinaryOperator::reverseComparisonOp(op->getOpcode());
-  std::int64_t threshold = -k;
-  if (kind == clang::BO_LE || kind == clang::BO_GT) threshold += 1;
-  if (op->isEqualityOp()) return std::nullopt;
-  return threshold % 32 == 0 ? std::optional(Uniformity::WarpUniform) : std::nullopt;
+  if (!threads || *threads > kMaxBlockThreads) return std::nullopt;
+  const auto lhs = affine(op->getLHS(), depth + 1);
+  const auto rhs = affine(op->getRHS(), depth + 1);
+  if (!lhs || !rhs || (!lhs->varies_by_thread() && !rhs->varies_by_thread())) return std::nullopt;
+  const clang::QualType compared = op->getLHS()->getType();
+  const bool is_unsigned = compared->isUnsignedIntegerType();
+  const std::uint64_t width = context_.getTypeSize(compared);
+  const auto representable = [&](std::int64_t value) {
+    return !is_unsigned || (value >= 0 && (width >= 63 || (std::uint64_t(value) >> width) == 0));
+  };
+  std::optional<bool> block_result, warp_result;
+  bool same_in_block = true, same_in_warps = true;
+  std::int64_t local = 0;
+  for (std::uint64_t z = 0; z < shape_.extent[2]; ++z)
+    for (std::uint64_t y = 0; y < shape_.extent[1]; ++y)
+      for (std::uint64_t x = 0; x < shape_.extent[0]; ++x, ++local) {
+        const auto a = value_for_thread(*lhs, std::int64_t(x), std::int64_t(y), local);
+        const auto b = value_for_thread(*rhs, std::int64_t(x), std::int64_t(y), local);
+        if (!a || !b || !representable(*a) || !representable(*b)) return std::nullopt;
+        const bool result = compare(op->getOpcode(), *a, *b);
+        if (local % 32 == 0) warp_result = result;
+        same_in_warps = same_in_warps && result == *warp_result;
+        if (!block_result) block_result = result;
+        same_in_block = same_in_block && result == *block_result;
+      }
+  if (same_in_block) return Uniformity::Uniform;
+  return same_in_warps ? Uniformity::WarpUniform : Uniformity::Divergent;
 }
 
 std::optional<Affine> ThreadValues::affine(const clang::Expr* expr) const { return affine(expr, 0); }

@@ -15,9 +15,9 @@ namespace carbide::codegen {
 
 // What the analyses proved that lets checks or 64-bit arithmetic go.
 struct ProvenFacts {
-  // Shared-array subscripts and span reads proven in range: emitted as
-  // `tile[::carbide::detail::in_range(i)]`, which skips the bounds check.
-  std::vector<const clang::CXXOperatorCallExpr*> in_range;
+  // Indexes proven in range, of shared arrays (`tile[i]`, `tile.fetch_add(i, v)`) and of span
+  // reads: emitted as `::carbide::detail::in_range(i)`, which skips the bounds check.
+  std::vector<const clang::Expr*> in_range;
   // Witness sources that only `index_bits = 32` kernels reach: emitted as their 32-bit twins.
   std::vector<const clang::CallExpr*> narrow_witnesses;
 };

@@ -54,6 +54,9 @@ class shared_array : public detail::extent_holder<N> {
   CARBIDE_DEVICE T fetch_add([[maybe_unused]] std::size_t i, [[maybe_unused]] T value) const {
     CARBIDE_ON_DEVICE(return atomicAdd(&(*this)[i], value), "carbide::shared_array::fetch_add");
   }
+  CARBIDE_DEVICE T fetch_add([[maybe_unused]] detail::in_range_index i, [[maybe_unused]] T value) const {
+    CARBIDE_ON_DEVICE(return atomicAdd(&(*this)[i], value), "carbide::shared_array::fetch_add");
+  }
 
  private:
   template <class, std::size_t, unsigned>

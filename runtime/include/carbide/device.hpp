@@ -94,6 +94,26 @@ inline constexpr bool has_read_only_load =
 CARBIDE_DEVICE std::size_t flat_block_index() {
   return (std::size_t(blockIdx.z) * gridDim.y + blockIdx.y) * gridDim.x + blockIdx.x;
 }
+
+// A launch contract's block shape, told to the compiler at the top of the kernel's entry point.
+// Sound: prepare() refuses any other block before a launch, and the entry's PTX says .reqntid
+// X, Y, Z, so the driver refuses one too. It turns blockDim into constants: divisions by the
+// block become shifts, 64-bit products of blockDim narrow, and the compiler proves shared indexes
+// the translator could not (bench/results/2026-12-03-walsh-piece-kernel.md).
+template <unsigned X, unsigned Y, unsigned Z>
+CARBIDE_DEVICE void assume_thread_indexes() {
+  __builtin_assume(threadIdx.x < X);
+  __builtin_assume(threadIdx.y < Y);
+  __builtin_assume(threadIdx.z < Z);
+}
+
+template <unsigned X, unsigned Y, unsigned Z>
+CARBIDE_DEVICE void assume_block_shape() {
+  __builtin_assume(blockDim.x == X);
+  __builtin_assume(blockDim.y == Y);
+  __builtin_assume(blockDim.z == Z);
+  assume_thread_indexes<X, Y, Z>();
+}
 #endif
 
 // An index the translator proved inside its view or shared array for every thread of every

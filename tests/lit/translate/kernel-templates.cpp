@@ -26,8 +26,10 @@
 // CU: template <class T, unsigned Block>
 // CU: extern "C" __global__ void __launch_bounds__(128) carbide_kernels_scaled_float_128(
 // CU: extern "C" __global__ void __launch_bounds__(256) carbide_kernels_scaled_float_256(carbide::disjoint_span<float> out, carbide::span<const float> in, float factor) {
+// CU-NEXT: ::carbide::detail::assume_block_shape<256, 1, 1>();
 // CU-NEXT: ::kernels::scaled<float, 256>(out, in, factor);
 // CU: extern "C" __global__ void __launch_bounds__(64) carbide_kernels_scaled_double_64(carbide::disjoint_span<double> out, carbide::span<const double> in, double factor) {
+// CU-NEXT: ::carbide::detail::assume_block_shape<64, 1, 1>();
 // CU-NEXT: ::kernels::scaled<double, 64>(out, in, factor);
 //
 // STUBS: const carbide::LaunchContract scaled_float_128_contract{

@@ -80,6 +80,44 @@ TEST(ThreadValues, RowComparisonsAreWarpUniformInRowsOfWarps) {
   EXPECT_EQ(v.uniformity("tx < 3"), Uniformity::Divergent);
 }
 
+// Judged by value for every thread of the exact block, not by the comparison's spelling.
+TEST(ThreadValues, ComparisonsAreJudgedByTheirValueInTheExactBlock) {
+  auto v = values_of(
+      "const unsigned tx = carbide::thread::thread_idx().x;\n"
+      "const unsigned ty = carbide::thread::thread_idx().y;\n"
+      "const unsigned tid = ty * 32 + tx;\n"
+      "bool a = tid < 32; bool b = tx < 32; bool c = tid < 256; bool d = tid < 48;\n"
+      "bool f = tx - 1 < 8; (void)a; (void)b; (void)c; (void)d; (void)f;",
+      k32x8);
+  EXPECT_EQ(v.uniformity("tid < 32"), Uniformity::WarpUniform);
+  EXPECT_EQ(v.uniformity("tx < 32"), Uniformity::Uniform);
+  EXPECT_EQ(v.uniformity("tid < 256"), Uniformity::Uniform);
+  EXPECT_EQ(v.uniformity("tid < 48"), Uniformity::Divergent);
+  // tx - 1 wraps for tx = 0 in unsigned arithmetic: not judged, so divergent.
+  EXPECT_EQ(v.uniformity("tx - 1 < 8"), Uniformity::Divergent);
+
+  auto whole = values_of(
+      "const unsigned tid = carbide::thread::thread_idx().x;\n"
+      "bool a = tid < 256; bool b = 0 <= tid; bool c = tid != 300; bool d = tid / 32 == 2;\n"
+      "bool e = 2 == tid / 64; (void)a; (void)b; (void)c; (void)d; (void)e;",
+      k256);
+  EXPECT_EQ(whole.uniformity("tid < 256"), Uniformity::Uniform);
+  EXPECT_EQ(whole.uniformity("0 <= tid"), Uniformity::Uniform);
+  EXPECT_EQ(whole.uniformity("tid != 300"), Uniformity::Uniform);
+  // Each side keeps its own divisor.
+  EXPECT_EQ(whole.uniformity("tid / 32 == 2"), Uniformity::WarpUniform);
+  EXPECT_EQ(whole.uniformity("2 == tid / 64"), Uniformity::WarpUniform);
+
+  const BlockShape k16x16 = {{16, 16, 1}};
+  auto half = values_of(
+      "const unsigned tx = carbide::thread::thread_idx().x;\n"
+      "const unsigned ty = carbide::thread::thread_idx().y;\n"
+      "bool a = ty * 16 + tx < 16; bool b = ty < 2; (void)a; (void)b;",
+      k16x16);
+  EXPECT_EQ(half.uniformity("ty * 16 + tx < 16"), Uniformity::Divergent);
+  EXPECT_EQ(half.uniformity("ty < 2"), Uniformity::WarpUniform);
+}
+
 TEST(ThreadValues, WarpFunctionsFromTheCatalogue) {
   auto v = values_of(
       "float x = 1.0f; float s = carbide::warp::inclusive_scan_add(x);\n"
