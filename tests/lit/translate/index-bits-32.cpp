@@ -1,7 +1,8 @@
 // `index_bits = 32`: the entry hands the kernel its views with 32-bit extents, the witnesses of
 // functions only such kernels reach are made in 32 bits, and the PTX computes, compares and
-// scales the index in 32 bits (mad.lo, setp .u32, mul.wide.u32) as hand-written
-// `int i = blockIdx.x * blockDim.x + threadIdx.x` does; the 64-bit twin keeps 64-bit compares.
+// scales the index in 32 bits (mad.lo or, with the block known, shl and add in .s32; setp .u32;
+// mul.wide.u32) as hand-written `int i = blockIdx.x * blockDim.x + threadIdx.x` does; the
+// 64-bit twin keeps 64-bit compares and shifts.
 // A helper a 64-bit kernel also calls keeps its 64-bit witness. The launch checks each view's
 // length and the grid (with the contract constant).
 // RUN: rm -rf %t && %carbide translate %s -o %t
@@ -32,7 +33,7 @@
 // STUB-LABEL: void Module::grid32(
 // STUB: carbide::validate_index_extent("kernels::grid32", "in", in.rows() * in.cols());
 // STUB-NEXT: carbide::validate_index_extent("kernels::grid32", "out", out.rows() * out.cols());
-// NARROW: mad.lo.s32
+// NARROW: {{mad.lo.s32|add.s32}}
 // NARROW: setp.ge.u32
 // NARROW: mul.wide.u32
 // NARROW: setp.gt.u32
