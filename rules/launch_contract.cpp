@@ -72,6 +72,11 @@ void LaunchContractRule::check(const RuleContext& context) {
         result.notes.push_back({witnesses.found->getBeginLoc(), used + " used here"});
         context.reporter.report(std::move(result));
       }
+      if (!parsed.covers.empty() && !model::covered_view(kernel))
+        context.reporter.report(report("'covers = " + parsed.covers +
+                                       "' must name a span, disjoint_span or atomic_span parameter of the "
+                                       "kernel, with domain = 1: the launch then checks that grid.x × block.x "
+                                       "equals its size()"));
     }
   }
 }

@@ -17,6 +17,7 @@
 #include "tile_shape.hpp"
 #include "unsafe_reason.hpp"
 #include "unsafe_required.hpp"
+#include "whole_store.hpp"
 #include "witness_escape.hpp"
 
 namespace carbide::rules {
@@ -29,6 +30,7 @@ std::vector<std::unique_ptr<Rule>> make_all_rules() {
   rules.push_back(std::make_unique<DeviceUnsupportedRule>());
   rules.push_back(std::make_unique<WitnessEscapeRule>());
   rules.push_back(std::make_unique<DisjointForeignWriteRule>());
+  rules.push_back(std::make_unique<WholeStoreRule>());
   rules.push_back(std::make_unique<GlobalWriteRule>());
   rules.push_back(std::make_unique<UnsafeRequiredRule>());
   rules.push_back(std::make_unique<UnsafeReasonRule>());

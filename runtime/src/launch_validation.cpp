@@ -19,6 +19,8 @@ std::string compute_text(int cc) { return "sm_" + std::to_string(cc); }
 
 std::uint64_t volume(const Extent3& e) { return e[0] * e[1] * e[2]; }
 
+constexpr std::uint64_t kIndex32Threads = std::uint64_t(1) << 32;
+
 }  // namespace
 
 void validate_device_limits(const std::string& kernel, const LaunchConfig& config,
@@ -91,6 +93,43 @@ void validate_launch(const LaunchContract& contract, const LaunchConfig& config,
                " threads (CARBIDE_LAUNCH_BOUNDS)",
            std::to_string(volume(config.block)) + " threads");
   validate_device_limits(kernel, config, device, footprint);
+  // After the device's limits, which keep every product below 2^64.
+  if (contract.index_bits == 32)
+    for (int grid_axis = 0; grid_axis < 2; ++grid_axis)
+      for (int block_axis = 0; block_axis < 2; ++block_axis)
+        if (config.grid[grid_axis] * config.block[block_axis] > kIndex32Threads)
+          reject(kernel, std::string("grid.") + kAxis[grid_axis],
+                 "at most 2^32 threads along it with index_bits = 32 (grid." +
+                     std::string(kAxis[grid_axis]) + " x block." + kAxis[block_axis] + ")",
+                 std::to_string(config.grid[grid_axis]) + " x " + std::to_string(config.block[block_axis]));
+}
+
+void validate_index_extent(const std::string& kernel, const char* param, std::uint64_t elements) {
+  if (elements < kIndex32Threads) return;
+  reject(kernel, std::string("'") + param + "'",
+         "fewer than 2^32 elements (the contract says index_bits = 32)", std::to_string(elements) + " elements");
+}
+
+void validate_exact_cover(const std::string& kernel, const char* param, std::uint64_t elements,
+                          const LaunchConfig& config) {
+  const std::uint64_t threads = config.grid[0] * config.block[0];
+  if (config.grid[1] == 1 && config.grid[2] == 1 && config.block[0] != 0 && threads / config.block[0] == config.grid[0] &&
+      threads == elements)
+    return;
+  reject(kernel, "grid",
+         "one thread for each of the " + std::to_string(elements) + " elements of '" + param +
+             "' (the contract says covers = " + param + "): grid.x x block.x == " + std::to_string(elements) +
+             ", grid.y == grid.z == 1",
+         extent_text(config.grid) + " blocks of " + std::to_string(config.block[0]));
+}
+
+void validate_whole_chunks(const std::string& kernel, const char* param, std::uint64_t elements,
+                           std::uint64_t chunk) {
+  if (chunk == 0 || elements % chunk == 0) return;
+  reject(kernel, std::string("'") + param + "'",
+         "a multiple of " + std::to_string(chunk) + " elements (the kernel stores whole chunks of " +
+             std::to_string(chunk) + " with store_whole)",
+         std::to_string(elements) + " elements");
 }
 
 void validate_transposed_output(const std::string& kernel, const TransposedOutput& output,

@@ -52,7 +52,7 @@ void generate(const pipeline::Analysis& analysis) {
   const model::Program& program = analysis.program;
   clang::ASTContext& context = analysis.ast->getASTContext();
   codegen::generate_device_source(program, context, program.stem + ".carbide.cu",
-                                  analysis.proven_subscripts, *analysis.tiles);
+                                  analysis.proven, *analysis.tiles);
   (void)codegen::exact_blocks(program, *analysis.tiles);
   std::string header = codegen::generate_api_header(program);
   const std::string tag = codegen::tag_api_header(header);

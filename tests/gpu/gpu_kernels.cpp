@@ -365,4 +365,71 @@ void integer_intrinsics(carbide::span<const unsigned> u, carbide::disjoint_span<
   }
 }
 
+// Checks that cost nothing (issue 12). store_whole: one vector store per chunk, no partial path;
+// the launch refused any `out` that is not whole chunks of 4.
+CARBIDE_KERNEL
+CARBIDE_LAUNCH_CONTRACT(domain = 1, block = (kBlock, 1, 1))
+void scale_whole_chunks(carbide::span<const float> in, carbide::disjoint_span<float> out, float a) {
+  auto idx = carbide::thread::index_1d();
+  if (auto mine = out.get_mut_chunk<4>(idx)) {
+    carbide::vec<float, 4> v = in.whole_chunk<4>(idx.get());
+    for (int j = 0; j < 4; ++j) v[j] *= a;
+    mine.store_whole(v);
+  }
+}
+
+CARBIDE_KERNEL
+CARBIDE_LAUNCH_CONTRACT(domain = 1, block = (kBlock, 1, 1))
+void scale_strided_whole_chunks(carbide::span<const float> in, carbide::disjoint_span<float> out, float a) {
+  if (auto mine = out.get_mut_strided_chunks<4, 2>(carbide::thread::index_1d()))
+    for (int j = 0; j < 2; ++j)
+      if (mine.count(j) > 0) {
+        carbide::vec<float, 4> v = in.whole_chunk<4>(mine.piece(j));
+        for (int k = 0; k < 4; ++k) v[k] *= a;
+        mine.store_whole(j, v);
+      }
+}
+
+// index_bits = 32: indexes computed in 32 bits; the launch refused views of 2^32 elements or more
+// and grids of more than 2^32 threads along an axis.
+CARBIDE_KERNEL
+CARBIDE_LAUNCH_CONTRACT(domain = 1, block = (kBlock, 1, 1), index_bits = 32)
+void axpy_32(carbide::span<const float> x, carbide::disjoint_span<float> y, float a) {
+  auto idx = carbide::thread::index_1d();
+  if (float* e = y.get_mut(idx)) *e = a * x[idx.get()] + *e;
+}
+
+CARBIDE_KERNEL
+CARBIDE_LAUNCH_CONTRACT(domain = 2, block = (32, 8, 1), index_bits = 32)
+void transpose_32(carbide::span2d<const float> in, carbide::disjoint_span2d<float> out) {
+  auto own = carbide::thread::index_2d_transposed();
+  if (float* e = out.get_mut(own)) *e = in(own.col(), own.row());
+}
+
+CARBIDE_KERNEL
+CARBIDE_LAUNCH_CONTRACT(domain = 1, block = (kBlock, 1, 1), index_bits = 32)
+void count_nonzero_32(carbide::span<const unsigned char> bytes, carbide::atomic_span<unsigned> count) {
+  unsigned mine = 0;
+  for (auto w : carbide::thread::grid_stride(bytes)) mine += bytes[w.get()] != 0;
+  count.fetch_add(0, mine);
+}
+
+// covers = a: the launch gives the grid exactly a.size() threads, so a[idx.get()] is unchecked.
+CARBIDE_KERNEL
+CARBIDE_LAUNCH_CONTRACT(domain = 1, block = (kBlock, 1, 1), covers = a)
+void double_covered(carbide::span<const float> a, carbide::disjoint_span<float> out) {
+  auto idx = carbide::thread::index_1d();
+  if (float* e = out.get_mut(idx)) *e = 2.f * a[idx.get()];
+}
+
+// Span reads proven in range (the loop tests i against in.size()) are emitted unchecked.
+CARBIDE_KERNEL
+CARBIDE_LAUNCH_CONTRACT(domain = 1, block = (kBlock, 1, 1))
+void window_sums(carbide::span<const float> in, carbide::disjoint_span<float> out, unsigned width) {
+  auto idx = carbide::thread::index_1d();
+  float sum = 0.f;
+  for (std::size_t i = idx.get(); i < in.size() && i < idx.get() + width; ++i) sum += in[i];
+  if (float* e = out.get_mut(idx)) *e = sum;
+}
+
 }  // namespace gpu_vocabulary

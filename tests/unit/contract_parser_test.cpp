@@ -45,6 +45,14 @@ TEST(ContractParser, ReadsEveryField) {
   EXPECT_EQ(c.block[1], 16u);
   EXPECT_EQ(c.dynamic_shared_bytes, 4096u);
   EXPECT_EQ(c.min_compute, 80);
+  EXPECT_EQ(c.index_bits, 64);
+  EXPECT_EQ(parsed("domain = 1, block = 256, index_bits = 32").index_bits, 32);
+  EXPECT_EQ(parsed("domain = 1, block = 256, index_bits = 64").index_bits, 64);
+  EXPECT_EQ(c.covers, "");
+  // A parameter's name, taken as written: the resolver of constants is not asked.
+  EXPECT_EQ(parsed("domain = 1, block = 256, covers = in").covers, "in");
+  EXPECT_EQ(error_of("domain = 1, block = 256, covers = 4"),
+            "expected a view parameter's name for 'covers', found '4'");
 }
 
 TEST(ContractParser, ShortBlockFormsDefaultToOne) {
@@ -101,6 +109,7 @@ TEST(ContractParser, RejectsBadValues) {
   EXPECT_EQ(error_of("domain = 1, block = (0, 1, 1)"), "'block' must be positive, got 0");
   EXPECT_EQ(error_of("domain = 1, block = 256, min_compute = 9"),
             "'min_compute' is a compute capability written major*10+minor, got 9");
+  EXPECT_EQ(error_of("domain = 1, block = 256, index_bits = 16"), "'index_bits' is 32 or 64, got 16");
   EXPECT_EQ(error_of("domain = 1, block = kRuntime"),
             "'kRuntime' in 'block' is not usable: it is not constexpr");
   EXPECT_EQ(error_of("domain = 1, block = kMissing"),

@@ -233,5 +233,76 @@ TEST(DivCeil, RoundsUp) {
   EXPECT_EQ(div_ceil(0, 256), 0u);
 }
 
+
+// index_bits = 32: every global index is computed in 32 bits, so no axis may hold more than 2^32
+// threads, in either pairing of grid and block (index_2d_transposed() pairs grid.x with block.y).
+TEST(IndexBits32, AcceptsGridsOfAtMost2To32ThreadsPerAxis) {
+  LaunchContract contract = vecadd_contract();
+  contract.index_bits = 32;
+  EXPECT_EQ(rejected_field(contract, LaunchConfig1D(16777216, 256)), "");  // exactly 2^32 threads
+  EXPECT_EQ(rejected_field(contract, LaunchConfig1D(16777217, 256)), "grid.x");
+  // The default (64) keeps every grid the device takes.
+  EXPECT_EQ(rejected_field(vecadd_contract(), LaunchConfig1D(16777217, 256)), "");
+}
+
+TEST(IndexBits32, PairsEachGridAxisWithEachBlockAxis) {
+  LaunchContract contract;
+  contract.kernel = "kernels::transpose";
+  contract.domain = 2;
+  contract.block = {32, 8, 1};
+  contract.index_bits = 32;
+  // 2^27 · 32 = 2^32 along x; grid.y at the device's 65535 stays far below.
+  EXPECT_EQ(rejected_field(contract, LaunchConfig2D({134217728, 65535, 1}, {32, 8, 1})), "");
+  EXPECT_EQ(rejected_field(contract, LaunchConfig2D({134217729, 1, 1}, {32, 8, 1})), "grid.x");
+  contract.block = {8, 32, 1};
+  // grid.x · block.y: the transposed witness's row.
+  EXPECT_EQ(rejected_field(contract, LaunchConfig2D({134217729, 1, 1}, {8, 32, 1})), "grid.x");
+}
+
+TEST(IndexBits32, ViewsMustHoldFewerThan2To32Elements) {
+  EXPECT_NO_THROW(validate_index_extent("kernels::vecadd", "x", 4294967295ull));
+  try {
+    validate_index_extent("kernels::vecadd", "x", 4294967296ull);
+    ADD_FAILURE() << "a view of 2^32 elements was accepted";
+  } catch (const LaunchContractError& error) {
+    EXPECT_EQ(std::string(error.what()),
+              "launch of kernels::vecadd rejected: 'x' must be fewer than 2^32 elements (the contract says "
+              "index_bits = 32), got 4294967296 elements");
+  }
+}
+
+TEST(ExactCover, TheGridsThreadsMustEqualTheViewsElements) {
+  EXPECT_NO_THROW(validate_exact_cover("kernels::vecadd", "a", 1 << 20, LaunchConfig1D(4096, 256)));
+  EXPECT_THROW(validate_exact_cover("kernels::vecadd", "a", (1 << 20) + 1, LaunchConfig1D(4097, 256)),
+               LaunchContractError);
+  EXPECT_THROW(validate_exact_cover("kernels::vecadd", "a", 1 << 20, LaunchConfig1D(4095, 256)), LaunchContractError);
+  // A second layer of blocks would index past the view.
+  LaunchConfig layered = LaunchConfig1D(4096, 256);
+  layered.grid[1] = 2;
+  EXPECT_THROW(validate_exact_cover("kernels::vecadd", "a", 1 << 20, layered), LaunchContractError);
+  try {
+    validate_exact_cover("kernels::vecadd", "a", 1000, LaunchConfig1D(4, 256));
+  } catch (const LaunchContractError& error) {
+    EXPECT_EQ(std::string(error.what()),
+              "launch of kernels::vecadd rejected: grid must be one thread for each of the 1000 elements of 'a' "
+              "(the contract says covers = a): grid.x x block.x == 1000, grid.y == grid.z == 1, got (4, 1, 1) "
+              "blocks of 256");
+  }
+}
+
+TEST(WholeChunks, ViewsMustBeAMultipleOfTheChunk) {
+  EXPECT_NO_THROW(validate_whole_chunks("kernels::saxpy", "out", 1024, 4));
+  EXPECT_NO_THROW(validate_whole_chunks("kernels::saxpy", "out", 0, 4));
+  try {
+    validate_whole_chunks("kernels::saxpy", "out", 1026, 4);
+    ADD_FAILURE() << "a view of 1026 elements was accepted for chunks of 4";
+  } catch (const LaunchContractError& error) {
+    EXPECT_EQ(error.field(), "'out'");
+    EXPECT_EQ(std::string(error.what()),
+              "launch of kernels::saxpy rejected: 'out' must be a multiple of 4 elements (the kernel "
+              "stores whole chunks of 4 with store_whole), got 1026 elements");
+  }
+}
+
 }  // namespace
 }  // namespace carbide

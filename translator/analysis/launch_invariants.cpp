@@ -1,10 +1,10 @@
 #include "analysis/launch_invariants.hpp"
 
+#include "analysis/changed_variables.hpp"
 #include "model/annotations.hpp"
 #include "model/vocabulary.hpp"
 
 #include <clang/AST/ExprCXX.h>
-#include <clang/AST/RecursiveASTVisitor.h>
 
 namespace carbide::analysis {
 namespace {
@@ -16,51 +16,13 @@ const clang::VarDecl* named_variable(const clang::Expr* expr) {
   return ref ? llvm::dyn_cast<clang::VarDecl>(ref->getDecl()) : nullptr;
 }
 
-// Every variable the body may change after its initialisation.
-struct ChangeFinder : clang::RecursiveASTVisitor<ChangeFinder> {
-  std::set<const clang::VarDecl*> changed;
-  bool VisitBinaryOperator(clang::BinaryOperator* op) {
-    if (op->isAssignmentOp())
-      if (const clang::VarDecl* variable = named_variable(op->getLHS())) changed.insert(variable);
-    return true;
-  }
-  bool VisitUnaryOperator(clang::UnaryOperator* op) {
-    if (op->isIncrementDecrementOp() || op->getOpcode() == clang::UO_AddrOf)
-      if (const clang::VarDecl* variable = named_variable(op->getSubExpr())) changed.insert(variable);
-    return true;
-  }
-  bool VisitCXXOperatorCallExpr(clang::CXXOperatorCallExpr* call) {
-    if (call->isAssignmentOp() && call->getNumArgs() > 0)
-      if (const clang::VarDecl* variable = named_variable(call->getArg(0))) changed.insert(variable);
-    return true;
-  }
-  bool VisitVarDecl(clang::VarDecl* reference) {
-    // `int& r = s;` lets `r` change `s`.
-    if (reference->getType()->isReferenceType() &&
-        !reference->getType().getNonReferenceType().isConstQualified() && reference->getInit())
-      if (const clang::VarDecl* variable = named_variable(reference->getInit())) changed.insert(variable);
-    return true;
-  }
-  bool VisitCallExpr(clang::CallExpr* call) {
-    // An argument bound to a mutable reference parameter.
-    const clang::FunctionDecl* callee = call->getDirectCallee();
-    if (!callee) return true;
-    for (unsigned i = 0; i < call->getNumArgs() && i < callee->getNumParams(); ++i) {
-      const clang::QualType type = callee->getParamDecl(i)->getType();
-      if (type->isReferenceType() && !type.getNonReferenceType().isConstQualified())
-        if (const clang::VarDecl* variable = named_variable(call->getArg(i))) changed.insert(variable);
-    }
-    return true;
-  }
-};
-
 }  // namespace
 
 LaunchInvariants::LaunchInvariants(const clang::ASTContext& ast, const clang::FunctionDecl* function)
     : ast_(ast), function_(function), is_kernel_(model::is_kernel(function)) {
-  ChangeFinder finder;
-  if (const clang::Stmt* body = function->getBody()) finder.TraverseStmt(const_cast<clang::Stmt*>(body));
-  changed_ = std::move(finder.changed);
+  ChangedVariables changed = changed_variables(function->getBody());
+  changed_ = std::move(changed.assigned);
+  changed_.insert(changed.aliased.begin(), changed.aliased.end());
 }
 
 bool LaunchInvariants::invariant(const clang::Expr* expr) const { return invariant(expr, 0); }

@@ -49,7 +49,47 @@ std::optional<TransposedPiece> transposed_piece(const clang::CXXMemberCallExpr* 
   return piece;
 }
 
+// K of a chunk claim, the first template argument.
+std::optional<std::uint64_t> chunk_extent(const clang::CXXMethodDecl* method) {
+  if (!model::vocabulary::is_chunk_claim(method)) return std::nullopt;
+  const clang::TemplateArgumentList* arguments = method->getTemplateSpecializationArgs();
+  if (arguments == nullptr || arguments->size() == 0 ||
+      arguments->get(0).getKind() != clang::TemplateArgument::Integral)
+    return std::nullopt;
+  return arguments->get(0).getAsIntegral().getZExtValue();
+}
+
+// The claim a piece comes from: `out.get_mut_chunk<4>(idx)` itself, or the local variable it
+// initialises (`if (auto mine = out.get_mut_chunk<4>(idx))`).
+const clang::CXXMemberCallExpr* claim_of_piece(const clang::Expr* piece) {
+  piece = piece->IgnoreImplicit()->IgnoreParenImpCasts();
+  if (const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(piece)) {
+    const auto* variable = llvm::dyn_cast<clang::VarDecl>(ref->getDecl());
+    if (variable == nullptr || !variable->hasLocalStorage() || llvm::isa<clang::ParmVarDecl>(variable) ||
+        variable->getInit() == nullptr)
+      return nullptr;
+    piece = variable->getInit()->IgnoreImplicit()->IgnoreParenImpCasts();
+  }
+  return llvm::dyn_cast<clang::CXXMemberCallExpr>(piece);
+}
+
+bool stores_whole_chunks(const ViewClaims& claims) {
+  for (const auto& [view, made] : claims)
+    for (const ViewClaim& claim : made)
+      if (claim.whole_chunk) return true;
+  return false;
+}
+
 }  // namespace
+
+bool is_whole_store(const clang::CXXMemberCallExpr* call) {
+  return model::vocabulary::is_whole_chunk_store(call->getMethodDecl());
+}
+
+const std::vector<const clang::Expr*>& ViewClaimFinder::untraced_whole_stores(const clang::FunctionDecl* function) {
+  claims_of(function);
+  return untraced_[function];
+}
 
 const ViewClaims& ViewClaimFinder::claims_of(const clang::FunctionDecl* function) {
   if (const auto known = claims_.find(function); known != claims_.end()) return known->second;
@@ -58,9 +98,12 @@ const ViewClaims& ViewClaimFinder::claims_of(const clang::FunctionDecl* function
   struct Walker : clang::RecursiveASTVisitor<Walker> {
     ViewClaimFinder* finder;
     ViewClaims found;
+    std::vector<const clang::CXXMemberCallExpr*> whole_stores;
+    std::vector<const clang::Expr*> untraced;
     bool VisitCallExpr(clang::CallExpr* call) {
       if (const auto* member = llvm::dyn_cast<clang::CXXMemberCallExpr>(call)) {
         const clang::CXXMethodDecl* method = member->getMethodDecl();
+        if (is_whole_store(member)) whole_stores.push_back(member);
         if (method && method->getName().starts_with("get_mut") && is_disjoint_view(method->getParent()))
           if (const clang::ValueDecl* view = named_view(member->getImplicitObjectArgument())) {
             const auto transposed = transposed_piece(member);
@@ -68,26 +111,56 @@ const ViewClaims& ViewClaimFinder::claims_of(const clang::FunctionDecl* function
             // block's tile in the other.
             std::string form = form_of(member, finder->ast_);
             if (transposed) form += " at transposed block coordinates";
-            found[view].push_back({member, std::move(form), member, transposed});
+            found[view].push_back({member, std::move(form), member, transposed, std::nullopt});
           }
+        // A member function of the user's is not followed: whole stores in it are not traced.
+        const clang::FunctionDecl* definition = nullptr;
+        if (method && !model::vocabulary::is_carbide(method) && method->hasBody(definition) &&
+            stores_whole_chunks(finder->claims_of(definition)))
+          untraced.push_back(member);
         return true;
       }
       const clang::FunctionDecl* callee = call->getDirectCallee();
       const clang::FunctionDecl* definition = nullptr;
       if (!callee || !callee->hasBody(definition)) return true;
       const ViewClaims& inside = finder->claims_of(definition);
+      // A member operator's arguments start with its object, so they do not line up with its
+      // parameters; whole stores in one are not traced.
+      if (llvm::isa<clang::CXXOperatorCallExpr>(call) && llvm::isa<clang::CXXMethodDecl>(definition)) {
+        if (stores_whole_chunks(inside)) untraced.push_back(call);
+        return true;
+      }
       for (unsigned i = 0; i < call->getNumArgs() && i < definition->getNumParams(); ++i) {
         const clang::ValueDecl* view = named_view(call->getArg(i));
         const auto passed = inside.find(definition->getParamDecl(i));
-        if (!view || passed == inside.end()) continue;
+        if (passed == inside.end()) continue;
+        if (!view) {
+          if (llvm::any_of(passed->second, [](const ViewClaim& claim) { return claim.whole_chunk.has_value(); }))
+            untraced.push_back(call);
+          continue;
+        }
         for (const ViewClaim& claim : passed->second)
-          found[view].push_back({claim.claim, claim.form, call, claim.transposed});
+          found[view].push_back({claim.claim, claim.form, call, claim.transposed, claim.whole_chunk});
       }
       return true;
     }
   } walker;
   walker.finder = this;
   if (const clang::Stmt* body = function->getBody()) walker.TraverseStmt(const_cast<clang::Stmt*>(body));
+  // Each whole store marks the claim its chunk came from; a chunk from anywhere else is untraced.
+  for (const clang::CXXMemberCallExpr* store : walker.whole_stores) {
+    const clang::CXXMemberCallExpr* claim = claim_of_piece(store->getImplicitObjectArgument());
+    const auto extent = claim ? chunk_extent(claim->getMethodDecl()) : std::nullopt;
+    bool marked = false;
+    for (auto& [view, claims] : walker.found)
+      for (ViewClaim& made : claims)
+        if (extent && made.claim == claim && made.site == claim) {
+          made.whole_chunk = extent;
+          marked = true;
+        }
+    if (!marked) walker.untraced.push_back(store);
+  }
+  untraced_[function] = std::move(walker.untraced);
   return claims_[function] = std::move(walker.found);
 }
 

@@ -27,6 +27,9 @@ struct ViewClaim {
   std::string form;                       // "get_mut_chunk<4>"
   const clang::Expr* site;                // in the function asked about: the claim, or the call that makes it
   std::optional<TransposedPiece> transposed;  // set when the witness places blocks transposed
+  // K when the piece is a chunk of K (get_mut_chunk<K>, get_mut_strided_chunks<K, N>) that the
+  // function calls store_whole on: the launch must check that the view is whole chunks of K.
+  std::optional<std::uint64_t> whole_chunk;
 };
 
 // Per view, in the order the function's body makes them.
@@ -36,10 +39,20 @@ class ViewClaimFinder {
  public:
   explicit ViewClaimFinder(const clang::ASTContext& ast) : ast_(ast) {}
   const ViewClaims& claims_of(const clang::FunctionDecl* function);
+  // Whole-chunk stores in `function` that no view's claim accounts for, so the launch could not
+  // check the view's length: `c.store_whole(v)` on a chunk not claimed in the function (a chunk
+  // passed in by reference), calls that pass a helper whose claims store whole chunks something
+  // other than a named view, and calls of member functions of the user's that store whole chunks
+  // (their arguments are not followed).
+  const std::vector<const clang::Expr*>& untraced_whole_stores(const clang::FunctionDecl* function);
 
  private:
   const clang::ASTContext& ast_;
   std::map<const clang::FunctionDecl*, ViewClaims> claims_;
+  std::map<const clang::FunctionDecl*, std::vector<const clang::Expr*>> untraced_;
 };
+
+// `c.store_whole(v)` or `c.store_whole(j, v)` on a chunk piece of an exclusive view.
+bool is_whole_store(const clang::CXXMemberCallExpr* call);
 
 }  // namespace carbide::analysis

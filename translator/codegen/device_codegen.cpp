@@ -94,13 +94,17 @@ std::string block_assumption(const model::Kernel& kernel) {
          std::to_string(block[0]) + ", " + std::to_string(block[1]) + ", " + std::to_string(block[2]) + ">();\n";
 }
 
+// A kernel with `index_bits = 32` gets its views with extents the compiler knows to be 32-bit
+// (the launch checked that they are), so index arithmetic on them narrows to 32 bits.
 std::string entry_point(const model::Module& module, const model::Kernel& kernel) {
+  const bool narrow = kernel.has_valid_contract() && kernel.contract->parsed->index_bits == 32;
   std::string params, args;
   for (std::size_t i = 0; i < kernel.params.size(); ++i) {
     const model::Parameter& param = kernel.params[i];
     const std::string name = param.name.empty() ? "arg" + std::to_string(i) : param.name;
     params += (i ? ", " : "") + param.device_type + " " + name;
-    args += (i ? ", " : "") + name;
+    args += (i ? ", " : "") +
+            (narrow && model::is_view(param.kind) ? "::carbide::detail::narrow_extents(" + name + ")" : name);
   }
   std::string text = "// " + kernel.qualified_name;
   if (kernel.has_valid_contract()) text += ": launch contract `" + kernel.contract->text + "`";
@@ -121,23 +125,35 @@ void mark_proven_indexes(const std::vector<const clang::Expr*>& proven, clang::R
   }
 }
 
+// `carbide::thread::index_1d()` becomes `::carbide::detail::index_1d_32()`: the callee's name
+// as written, qualifier included, is replaced. One written inside a macro's arguments stays.
+void mark_narrow_witnesses(const std::vector<const clang::CallExpr*>& sources_32, clang::Rewriter& rewriter) {
+  for (const clang::CallExpr* call : sources_32) {
+    const clang::SourceRange callee = call->getCallee()->IgnoreImplicit()->getSourceRange();
+    const auto replacement = model::vocabulary::narrow_witness_source(call);
+    if (!replacement || callee.getBegin().isMacroID() || callee.getEnd().isMacroID()) continue;
+    rewriter.ReplaceText(callee, "::" + replacement->str());
+  }
+}
+
 }  // namespace
 
-std::string generate_device_source(
-    const model::Program& program, clang::ASTContext& context, const std::string& generated_name,
-    const std::vector<const clang::Expr*>& proven_in_range, const tile::TilePrograms& tiles) {
+std::string generate_device_source(const model::Program& program, clang::ASTContext& context,
+                                   const std::string& generated_name, const ProvenFacts& proven,
+                                   const tile::TilePrograms& tiles) {
   const clang::SourceManager& sources = context.getSourceManager();
   clang::Rewriter rewriter(const_cast<clang::SourceManager&>(sources), context.getLangOpts());
   mark_device_functions(program, rewriter);
   number_shared_sites(program, rewriter);
-  mark_proven_indexes(proven_in_range, rewriter);
+  mark_proven_indexes(proven.in_range, rewriter);
+  mark_narrow_witnesses(proven.narrow_witnesses, rewriter);
 
   const std::string source_name = llvm::sys::path::filename(program.source_path).str();
   std::string out = banner(source_name, "device code for nvcc");
   out += "// Views are bounds-checked: an index past the end traps instead of reading another "
-         "allocation.\n// carbide::detail::in_range(i) marks a shared-memory index the translator "
-         "proved inside\n// the array for every thread the launch contract allows; it is not "
-         "checked again.\n#define CARBIDE_CHECKED 1\n#include <carbide/device.hpp>\n";
+         "allocation.\n// carbide::detail::in_range(i) marks a shared-memory index or a span read the "
+         "translator\n// proved inside its array or view for every thread the launch allows; it is "
+         "not checked again.\n#define CARBIDE_CHECKED 1\n#include <carbide/device.hpp>\n";
   if (!tiles.kernels().empty()) out += "#include <carbide/tile/device.hpp>\n";
   for (const std::string& header : program.device.std_includes) out += "#include <" + header + ">\n";
 

@@ -13,13 +13,22 @@
 
 namespace carbide::codegen {
 
+// What the analyses proved that lets checks or 64-bit arithmetic go.
+struct ProvenFacts {
+  // Indexes proven in range, of shared arrays (`tile[i]`, `tile.fetch_add(i, v)`) and of span
+  // reads: emitted as `::carbide::detail::in_range(i)`, which skips the bounds check.
+  std::vector<const clang::Expr*> in_range;
+  // Witness sources that only `index_bits = 32` kernels reach: emitted as their 32-bit twins.
+  std::vector<const clang::CallExpr*> narrow_witnesses;
+};
+
 // The checked CUDA C++ for a program: every declaration the kernels reach, copied from the
-// user's file under `#line` directives, then one extern "C" __global__ entry per kernel.
-// Each shared-memory index in `proven_in_range` is emitted as `::carbide::detail::in_range(i)`
-// (`tile[in_range(i)]`, `tile.fetch_add(in_range(i), v)`), which skips the bounds check. Tile kernels get the entries the tile emitter writes.
-std::string generate_device_source(
-    const model::Program& program, clang::ASTContext& context, const std::string& generated_name,
-    const std::vector<const clang::Expr*>& proven_in_range, const tile::TilePrograms& tiles);
+// user's file under `#line` directives, then one extern "C" __global__ entry per kernel, which
+// hands a kernel with `index_bits = 32` its views with 32-bit extents. Tile kernels get the
+// entries the tile emitter writes.
+std::string generate_device_source(const model::Program& program, clang::ASTContext& context,
+                                   const std::string& generated_name, const ProvenFacts& proven,
+                                   const tile::TilePrograms& tiles);
 
 // The exact block of every kernel with a contract or a plan, by PTX entry name.
 nvcc::ExactBlocks exact_blocks(const model::Program& program, const tile::TilePrograms& tiles);

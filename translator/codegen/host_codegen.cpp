@@ -152,7 +152,8 @@ std::string contract_constant(const model::Kernel& kernel) {
          c_string(kernel.qualified_name) + ", " + std::to_string(c.domain) + ", {" +
          std::to_string(c.block[0]) + ", " + std::to_string(c.block[1]) + ", " +
          std::to_string(c.block[2]) + "}, " + std::to_string(c.dynamic_shared_bytes) + ", " +
-         std::to_string(c.min_compute) + ", " + std::to_string(bound) + "};\n";
+         std::to_string(c.min_compute) + ", " + std::to_string(bound) +
+         (c.index_bits != 64 ? ", " + std::to_string(c.index_bits) : "") + "};\n";
 }
 
 std::string argument_setup(const model::Kernel& kernel) {
@@ -207,6 +208,50 @@ std::string transposed_output_checks(const model::Kernel& kernel, analysis::View
   return text;
 }
 
+// For each output the kernel stores whole chunks of K into (store_whole), the check that its
+// length is a multiple of K: every chunk is then whole or empty, so the store needs no partial
+// path (carbide::validate_whole_chunks). carbide-whole-store has made sure that every whole
+// store is traced to a parameter's claim.
+std::string whole_chunk_checks(const model::Kernel& kernel, analysis::ViewClaimFinder& claims) {
+  const analysis::ViewClaims& made = claims.claims_of(kernel.decl);
+  std::string text;
+  for (const model::Parameter& param : kernel.params) {
+    const auto found = made.find(param.decl);
+    if (param.kind != ParamKind::ExclusiveView || found == made.end()) continue;
+    std::set<std::uint64_t> chunks;
+    for (const analysis::ViewClaim& claim : found->second)
+      if (claim.whole_chunk) chunks.insert(*claim.whole_chunk);
+    for (const std::uint64_t chunk : chunks)
+      text += "  carbide::validate_whole_chunks(" + c_string(kernel.qualified_name) + ", " + c_string(param.name) +
+              ", " + param.name + ".size(), " + std::to_string(chunk) + ");\n";
+  }
+  return text;
+}
+
+// A kernel whose contract says `index_bits = 32` computes its indexes in 32 bits: each view must
+// hold fewer than 2^32 elements (carbide::validate_index_extent; the grid is checked with the
+// contract).
+std::string index_extent_checks(const model::Kernel& kernel) {
+  if (!kernel.has_valid_contract() || kernel.contract->parsed->index_bits != 32) return "";
+  std::string text;
+  for (const model::Parameter& param : kernel.params) {
+    if (!model::is_view(param.kind)) continue;
+    const bool two_d = param.kind == ParamKind::ReadView2D || param.kind == ParamKind::ExclusiveView2D;
+    text += "  carbide::validate_index_extent(" + c_string(kernel.qualified_name) + ", " + c_string(param.name) +
+            ", " + (two_d ? param.name + ".rows() * " + param.name + ".cols()" : param.name + ".size()") + ");\n";
+  }
+  return text;
+}
+
+// `covers = x`: the grid must have one thread per element of x, which is what lets the kernel's
+// reads x[idx.get()] go unchecked (analysis/proven_span_reads).
+std::string exact_cover_check(const model::Kernel& kernel) {
+  const model::Parameter* covered = model::covered_view(kernel);
+  if (covered == nullptr) return "";
+  return "  carbide::validate_exact_cover(" + c_string(kernel.qualified_name) + ", " + c_string(covered->name) + ", " +
+         covered->name + ".size(), prepared.config());\n";
+}
+
 std::string kernel_definitions(const model::Kernel& kernel, std::size_t index,
                                analysis::ViewClaimFinder& claims) {
   const std::string i = std::to_string(index);
@@ -228,7 +273,8 @@ std::string kernel_definitions(const model::Kernel& kernel, std::size_t index,
             tag_type(kernel) + ">& prepared" + parameter_list(kernel) + ") const {\n"
             "  carbide::detail::check_prepared_for(" + c_string(kernel.qualified_name) +
             ", prepared.module_identity(), loaded_);\n" +
-            transposed_output_checks(kernel, claims, "prepared.config()") + argument_setup(kernel) +
+            transposed_output_checks(kernel, claims, "prepared.config()") + whole_chunk_checks(kernel, claims) +
+            index_extent_checks(kernel) + exact_cover_check(kernel) + argument_setup(kernel) +
             "  loaded_.launch(" + i + ", stream, prepared.config(), args);\n}\n\n";
   } else {
     text += prefix + "void " + member(kernel, launch_name(kernel)) + "(const carbide::Stream& stream, "
@@ -237,7 +283,8 @@ std::string kernel_definitions(const model::Kernel& kernel, std::size_t index,
             ", config, loaded_.context().limits(),\n"
             "                                  loaded_.footprint(" + i + "));\n"
             "  loaded_.reserve_dynamic_shared(" + i + ", config.dynamic_shared_bytes);\n" +
-            transposed_output_checks(kernel, claims, "config") + argument_setup(kernel) +
+            transposed_output_checks(kernel, claims, "config") + whole_chunk_checks(kernel, claims) +
+            argument_setup(kernel) +
             "  loaded_.launch(" + i + ", stream, config, args);\n}\n\n";
   }
   return text;

@@ -8,8 +8,8 @@
 namespace carbide::contract {
 namespace {
 
-constexpr std::string_view kFields[] = {"domain", "block", "dynamic_shared", "min_compute"};
-constexpr std::string_view kFieldList = "domain, block, dynamic_shared, min_compute";
+constexpr std::string_view kFields[] = {"domain", "block", "dynamic_shared", "min_compute", "index_bits", "covers"};
+constexpr std::string_view kFieldList = "domain, block, dynamic_shared, min_compute, index_bits, covers";
 
 std::size_t edit_distance(std::string_view a, std::string_view b) {
   std::vector<std::size_t> row(b.size() + 1);
@@ -279,6 +279,15 @@ class Parser {
                  std::to_string(cc),
              "write e.g. min_compute = 80 for sm_80");
       contract.min_compute = int(cc);
+    } else if (field == "index_bits") {
+      const std::int64_t bits = value(field);
+      if (bits != 32 && bits != 64)
+        fail("'index_bits' is 32 or 64, got " + std::to_string(bits),
+             "write index_bits = 32 for 32-bit index arithmetic (the launch checks that the views fit)");
+      contract.index_bits = int(bits);
+    } else if (field == "covers") {
+      // A parameter's name, not a constant: which parameter it is, the model checks.
+      contract.covers = identifier("a view parameter's name for 'covers'");
     } else {
       std::string closest;
       std::size_t best = std::string::npos;

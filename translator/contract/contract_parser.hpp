@@ -17,6 +17,10 @@ struct Contract {
   std::array<std::uint64_t, 3> block{1, 1, 1};
   std::uint64_t dynamic_shared_bytes = 0;
   int min_compute = 0;
+  int index_bits = 64;  // 32: the kernel's indexes are computed in 32 bits, which the launch checks fit
+  // A 1-D view parameter whose length the grid's threads must equal exactly (the launch checks),
+  // so that every index_1d() witness lies inside it; empty when not asked for.
+  std::string covers;
 };
 
 // What a name in the contract stands for: an integer, or why it is not one.

@@ -42,6 +42,10 @@ inline bool is_exclusive(ParamKind kind) {
   return kind == ParamKind::ExclusiveView || kind == ParamKind::ExclusiveView2D ||
          kind == ParamKind::AtomicView;
 }
+inline bool is_flat_view(ParamKind kind) {
+  return kind == ParamKind::ReadView || kind == ParamKind::ExclusiveView || kind == ParamKind::AtomicView;
+}
+
 inline bool is_view(ParamKind kind) {
   return kind == ParamKind::ReadView || kind == ParamKind::ReadView2D || is_exclusive(kind);
 }
@@ -99,6 +103,16 @@ struct Kernel {
   bool has_contract() const { return contract.has_value(); }
   bool has_valid_contract() const { return contract && contract->parsed; }
 };
+
+// The parameter a valid contract's `covers = x` names, when it is a 1-D view and the domain is 1:
+// the launch checks that the grid's threads equal its size(). Null otherwise.
+inline const Parameter* covered_view(const Kernel& kernel) {
+  if (!kernel.has_valid_contract() || kernel.contract->parsed->covers.empty() || kernel.contract->parsed->domain != 1)
+    return nullptr;
+  for (const Parameter& param : kernel.params)
+    if (param.name == kernel.contract->parsed->covers && is_flat_view(param.kind)) return &param;
+  return nullptr;
+}
 
 // A namespace holding kernels; the generated Module class lives in it.
 struct Module {

@@ -246,6 +246,22 @@ bool is_extent_query(const clang::CXXMethodDecl* method) {
   return name == "size" || name == "rows" || name == "cols" || name == "pitch";
 }
 
+bool is_length_query(const clang::CXXMethodDecl* method) {
+  if (method == nullptr || !method->getIdentifier() || method->getName() != "size") return false;
+  const auto kind = view_kind(method->getParent());
+  return kind == View::Read || kind == View::Exclusive || kind == View::Atomic;
+}
+
+bool is_index_1d(const clang::CallExpr* call) {
+  const DeviceFunction* entry = device_function(call);
+  return entry && llvm::StringRef(entry->name) == "carbide::thread::index_1d";
+}
+
+bool is_grid_stride(const clang::CallExpr* call) {
+  const DeviceFunction* entry = device_function(call);
+  return entry && llvm::StringRef(entry->name) == "carbide::thread::grid_stride";
+}
+
 std::optional<Witness> witness_kind(const clang::CXXRecordDecl* record) {
   if (auto kind = kind_of(record, kWitnesses)) return Witness(*kind);
   return std::nullopt;
@@ -256,6 +272,17 @@ std::optional<Witness> witness_made_by(const clang::CallExpr* call) {
   if (entry == nullptr || entry->role != Role::WitnessSource) return std::nullopt;
   const clang::CXXRecordDecl* made = call->getType()->getAsCXXRecordDecl();
   return witness_kind(made);
+}
+
+std::optional<llvm::StringLiteral> narrow_witness_source(const clang::CallExpr* call) {
+  const DeviceFunction* entry = device_function(call);
+  if (entry == nullptr) return std::nullopt;
+  const llvm::StringRef name = entry->name;
+  if (name == "carbide::thread::index_1d") return llvm::StringLiteral("carbide::detail::index_1d_32");
+  if (name == "carbide::thread::index_2d") return llvm::StringLiteral("carbide::detail::index_2d_32");
+  if (name == "carbide::thread::index_2d_transposed")
+    return llvm::StringLiteral("carbide::detail::index_2d_transposed_32");
+  return std::nullopt;
 }
 
 bool is_witness_read(const clang::Expr* expr, Witness kind) {
@@ -279,6 +306,17 @@ std::optional<View> view_kind(const clang::CXXRecordDecl* record) {
 bool is_leader_claim(const clang::CXXMethodDecl* method) {
   return method != nullptr && method->getIdentifier() && method->getName() == "get_mut_block" &&
          named(method->getParent(), "carbide::disjoint_span");
+}
+
+bool is_chunk_claim(const clang::CXXMethodDecl* method) {
+  if (method == nullptr || !method->getIdentifier() || !named(method->getParent(), "carbide::disjoint_span"))
+    return false;
+  return method->getName() == "get_mut_chunk" || method->getName() == "get_mut_strided_chunks";
+}
+
+bool is_whole_chunk_store(const clang::CXXMethodDecl* method) {
+  if (method == nullptr || !method->getIdentifier() || method->getName() != "store_whole") return false;
+  return named(method->getParent(), "carbide::chunk_mut") || named(method->getParent(), "carbide::strided_chunks_mut");
 }
 
 std::optional<SizedClaim> sized_claim(const clang::CXXMethodDecl* method) {

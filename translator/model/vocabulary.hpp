@@ -57,6 +57,15 @@ std::optional<Dim3> dim3_source(const clang::Expr* expr);
 // that holds the same object.
 bool is_extent_query(const clang::CXXMethodDecl* method);
 
+// `size()` of a 1-D view: its length in elements, fixed for the launch.
+bool is_length_query(const clang::CXXMethodDecl* method);
+
+// `thread::index_1d()`: below grid.x × block.x, the thread count of a 1-D launch.
+bool is_index_1d(const clang::CallExpr* call);
+
+// `thread::grid_stride(view)`: the loop's witnesses are the thread's indexes below view.size().
+bool is_grid_stride(const clang::CallExpr* call);
+
 // The index witnesses, by what they index.
 enum class Witness { Global1D, Global2D, Local, Lane };
 std::optional<Witness> witness_kind(const clang::CXXRecordDecl* record);
@@ -66,6 +75,10 @@ std::optional<Witness> witness_kind(const clang::CXXRecordDecl* record);
 bool places_blocks_transposed(const clang::CXXRecordDecl* witness);
 // The witness a global index source makes (index_1d → Global1D), for the launch domain.
 std::optional<Witness> witness_made_by(const clang::CallExpr* call);
+// For index_1d(), index_2d() and index_2d_transposed(): the generated-code function that makes the
+// same witness in 32-bit arithmetic ("carbide::detail::index_1d_32"), for kernels whose launch
+// checked that the grid allows it. None for any other call.
+std::optional<llvm::StringLiteral> narrow_witness_source(const clang::CallExpr* call);
 // `w.get()` (or row()/col()) on a witness of the given kind.
 bool is_witness_read(const clang::Expr* expr, Witness kind);
 
@@ -88,6 +101,13 @@ std::optional<SizedClaim> sized_claim(const clang::CXXMethodDecl* method);
 
 // `view.get_mut_block(lid)`, the leader form: non-null for the block's local thread 0 alone.
 bool is_leader_claim(const clang::CXXMethodDecl* method);
+
+// `view.get_mut_chunk<K>(idx)` and `view.get_mut_strided_chunks<K, N>(idx)`: pieces of K
+// consecutive elements (K is the first template argument).
+bool is_chunk_claim(const clang::CXXMethodDecl* method);
+// `store_whole` of chunk_mut and strided_chunks_mut: all K elements in one store, for views
+// whose length is a multiple of K.
+bool is_whole_chunk_store(const clang::CXXMethodDecl* method);
 
 // The Tile path's vocabulary (<carbide/tile.hpp>, namespace carbide::tile).
 enum class TileRecord { Tile, Out, In, InPartition, Irange, Shape };

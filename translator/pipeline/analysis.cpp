@@ -1,5 +1,7 @@
 #include "pipeline/analysis.hpp"
 
+#include "analysis/index_width.hpp"
+#include "analysis/proven_span_reads.hpp"
 #include "analysis/proven_subscripts.hpp"
 #include "codegen/host_codegen.hpp"
 #include "model/kernel_instances.hpp"
@@ -79,7 +81,10 @@ std::optional<Analysis> analyze(const std::string& path, const PipelineOptions& 
     const carbide::analysis::DeviceAnalysis device(context, analysis.program);
     analysis.tiles = std::make_unique<const tile::TilePrograms>(context, analysis.program);
     rules::run_all_rules({context, analysis.program, device, *analysis.tiles, *analysis.engine});
-    analysis.proven_indexes = carbide::analysis::proven_shared_indexes(device);
+    analysis.proven.in_range = carbide::analysis::proven_shared_indexes(device);
+    for (const clang::CXXOperatorCallExpr* read : carbide::analysis::proven_span_reads(analysis.program))
+      analysis.proven.in_range.push_back(read->getArg(1));
+    analysis.proven.narrow_witnesses = carbide::analysis::narrow_witness_sources(context, analysis.program);
     const clang::SourceManager& sources = context.getSourceManager();
     for (const carbide::analysis::UnsafeBlock& block : device.unsafe_blocks()) {
       const clang::PresumedLoc at = sources.getPresumedLoc(block.location);

@@ -1,6 +1,7 @@
 // The front half of the pipeline, shared by `check` and `translate`: parse, model, rules.
 #pragma once
 
+#include "codegen/device_codegen.hpp"
 #include "codegen/file_prefix_map.hpp"
 #include "diagnostics/diagnostics_engine.hpp"
 #include "frontend/source_parser.hpp"
@@ -41,8 +42,9 @@ struct Analysis {
   // Clang's errors as findings of `clang-diagnostic-error` (as clang-tidy names them), for SARIF.
   std::vector<diag::Finding> compile_errors;
   std::vector<UnsafeSite> unsafe_sites;
-  // Shared-memory subscripts the contract proves in range; codegen leaves their checks out.
-  std::vector<const clang::Expr*> proven_indexes;
+  // Subscripts proven in range (shared arrays under the contract, span reads under their tests)
+  // and witnesses that may be made in 32 bits; codegen leaves out the checks and the 64-bit math.
+  codegen::ProvenFacts proven;
   bool failed() const { return clang_errors || engine->has_errors(); }
 };
 

@@ -113,7 +113,7 @@ Outcome translate_file(const std::string& path, const std::string& out_dir,
 
   const codegen::FilePrefixMap& paths = options.file_prefix_map;
   const std::string cuda = paths.map_line_directives(codegen::generate_device_source(
-      program, analysis->ast->getASTContext(), cu_name, analysis->proven_indexes, *analysis->tiles));
+      program, analysis->ast->getASTContext(), cu_name, analysis->proven, *analysis->tiles));
   const nvcc::NvccResult compiled =
       nvcc::compile(options.nvcc, cuda, cu_name, codegen::exact_blocks(program, *analysis->tiles),
                     output::read_previous_image(out.str().str(), stem));

@@ -13,12 +13,7 @@ template <class T, std::size_t N, unsigned Site>
 struct shared_storage;
 struct dynamic_shared_storage;
 
-// An index the translator proved inside its shared array for every thread of every launch the
-// contract allows (see analysis/proven_subscripts); only generated code makes one.
-struct in_range_index {
-  std::size_t value;
-};
-CARBIDE_DEVICE in_range_index in_range(std::size_t i) { return {i}; }
+// The own-slot index, proven in range like any other (in_range_index: device.hpp).
 CARBIDE_DEVICE in_range_index in_range(const thread::local_index_witness& own) {
   return {own.get()};
 }

@@ -116,6 +116,14 @@ CARBIDE_DEVICE void assume_block_shape() {
 }
 #endif
 
+// An index the translator proved inside its view or shared array for every thread of every
+// launch the kernel allows (analysis/proven_subscripts, analysis/proven_span_reads); only
+// generated code makes one, and subscripts taking it skip the bounds check.
+struct in_range_index {
+  std::size_t value;
+};
+CARBIDE_DEVICE in_range_index in_range(std::size_t i) { return {i}; }
+
 // Only the host stubs build views: a kernel can never invent one.
 struct view_access;
 
@@ -247,6 +255,42 @@ CARBIDE_DEVICE carbide::dim3 grid_dim() { detail::device_only("carbide::thread::
 
 }  // namespace thread
 
+// 32-bit index arithmetic (contract `index_bits = 32`): the launch has checked that every view's
+// extent is below 2^32 and that grid times block along x and y is at most 2^32, so these
+// witnesses equal index_1d() and friends computed in 32 bits (one mad.lo.u32, as hand-written
+// `int i = blockIdx.x * blockDim.x + threadIdx.x`). Only generated code calls them, in functions
+// that no 64-bit kernel reaches.
+namespace detail {
+#if defined(__CUDACC__)
+CARBIDE_DEVICE thread::index_1d_witness index_1d_32() {
+  return witness_factory::make<thread::index_1d_witness>(std::size_t(blockIdx.x * blockDim.x + threadIdx.x));
+}
+CARBIDE_DEVICE thread::index_2d_witness index_2d_32() {
+  return witness_factory::make<thread::index_2d_witness>(std::size_t(blockIdx.y * blockDim.y + threadIdx.y),
+                                                         std::size_t(blockIdx.x * blockDim.x + threadIdx.x));
+}
+CARBIDE_DEVICE thread::index_2d_transposed_witness index_2d_transposed_32() {
+  return witness_factory::make<thread::index_2d_transposed_witness>(
+      std::size_t(blockIdx.x * blockDim.y + threadIdx.y), std::size_t(blockIdx.y * blockDim.x + threadIdx.x));
+}
+// An extent below 2^32 as the zero-extension of a 32-bit register the compiler cannot see
+// through: comparisons of it with a 32-bit index then narrow to 32 bits (with a plain
+// `std::uint32_t(n)` the compiler keeps a 64-bit mask and compare).
+CARBIDE_DEVICE std::size_t narrow_extent(std::size_t n) {
+  unsigned narrow;
+  asm("mov.b32 %0, %1;" : "=r"(narrow) : "r"(unsigned(n)));
+  return narrow;
+}
+#else
+CARBIDE_DEVICE thread::index_1d_witness index_1d_32() { device_only("carbide::detail::index_1d_32"); }
+CARBIDE_DEVICE thread::index_2d_witness index_2d_32() { device_only("carbide::detail::index_2d_32"); }
+CARBIDE_DEVICE thread::index_2d_transposed_witness index_2d_transposed_32() {
+  device_only("carbide::detail::index_2d_transposed_32");
+}
+CARBIDE_DEVICE std::size_t narrow_extent(std::size_t n) { return std::uint32_t(n); }
+#endif
+}  // namespace detail
+
 namespace detail {
 template <class T, int K>
 inline constexpr std::size_t vec_alignment =
@@ -365,6 +409,17 @@ class span {
     return static_cast<T&>(*data_);
 #endif
   }
+  // A read the translator proved below size() (`x[in_range(i)]`, generated code only): the
+  // same load without the address selection.
+  CARBIDE_DEVICE decltype(auto) operator[]([[maybe_unused]] detail::in_range_index i) const {
+#if defined(__CUDACC__)
+    if constexpr (detail::has_read_only_load<std::remove_const_t<T>>) return __ldg(data_ + i.value);
+    else return static_cast<T&>(data_[i.value]);
+#else
+    detail::device_only("carbide::span::operator[]");
+    return static_cast<T&>(*data_);
+#endif
+  }
   CARBIDE_HOST_DEVICE T* begin() const { return data_; }
   CARBIDE_HOST_DEVICE T* end() const { return data_ + size_; }
 
@@ -440,6 +495,18 @@ class chunk_mut {
   // Elements of `values` past a partial chunk's end are not stored.
   CARBIDE_DEVICE void store(const vec<T, K>& values) const {
     detail::store_first<T, K>(data_, values, count_, true);
+  }
+  // All K values in one vector store, without store()'s partial-chunk path: for a view whose
+  // length is a multiple of K, so that every chunk is whole or empty. The launch checks that
+  // length for every view a kernel stores whole chunks of (carbide::validate_whole_chunks) and
+  // throws before the kernel runs; an empty chunk stores nothing (its test is the one
+  // `if (auto c = ...)` already made).
+  CARBIDE_DEVICE void store_whole([[maybe_unused]] const vec<T, K>& values) const {
+#if defined(__CUDACC__)
+    if (count_ > 0) detail::store_vec<T, K>(data_, values);
+#else
+    detail::device_only("carbide::chunk_mut::store_whole");
+#endif
   }
 
  private:
@@ -610,6 +677,18 @@ class strided_chunks_mut {
 #endif
     const int inside = count(j);
     if (inside > 0) detail::store_first<T, K>(data_ + piece(j) * K, values, inside, true);
+  }
+  // Stores piece j whole, in one vector store (see chunk_mut::store_whole): the launch checked
+  // that the view's length is a multiple of K; a piece past the end stores nothing.
+  CARBIDE_DEVICE void store_whole([[maybe_unused]] int j, [[maybe_unused]] const vec<T, K>& values) const {
+#if defined(__CUDACC__) && defined(CARBIDE_CHECKED)
+    if (j < 0 || j >= N) detail::fail_check();
+#endif
+#if defined(__CUDACC__)
+    if (piece(j) * K < size_) detail::store_vec<T, K>(data_ + piece(j) * K, values);
+#else
+    detail::device_only("carbide::strided_chunks_mut::store_whole");
+#endif
   }
 
  private:
@@ -976,7 +1055,31 @@ struct view_access {
     view.pitch_ = pitch;
     return view;
   }
+  // The same view with its extents as 32-bit values (see narrow_extent).
+  template <class View>
+  CARBIDE_DEVICE static View narrowed(View view) {
+    if constexpr (std::is_same_v<View, span2d<typename View::element_type>>) {
+      view.elements_ = narrowed(view.elements_);
+      view.rows_ = narrow_extent(view.rows_);
+      view.cols_ = narrow_extent(view.cols_);
+      view.pitch_ = narrow_extent(view.pitch_);
+    } else if constexpr (std::is_same_v<View, disjoint_span2d<typename View::element_type>>) {
+      view.rows_ = narrow_extent(view.rows_);
+      view.cols_ = narrow_extent(view.cols_);
+      view.pitch_ = narrow_extent(view.pitch_);
+    } else {
+      view.size_ = narrow_extent(view.size_);
+    }
+    return view;
+  }
 };
+
+// What a kernel with `index_bits = 32` receives: each view with extents the compiler knows are
+// 32-bit values (the launch checked that they are). Generated entry points only.
+template <class View>
+CARBIDE_DEVICE View narrow_extents(const View& view) {
+  return view_access::narrowed(view);
+}
 }  // namespace detail
 
 }  // namespace carbide

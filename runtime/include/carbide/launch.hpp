@@ -45,6 +45,9 @@ struct LaunchContract {
   std::uint64_t dynamic_shared_bytes = 0;
   int min_compute = 0;                  // major * 10 + minor; 0 = any
   std::uint64_t max_threads_per_block = 0;  // from CARBIDE_LAUNCH_BOUNDS; 0 = none
+  // 32: the kernel computes its indexes in 32 bits, so grid × block along x and y (either
+  // pairing, for the transposed witness) must be at most 2^32; 64 (the default): no limit.
+  int index_bits = 64;
 };
 
 struct DeviceLimits {
@@ -81,6 +84,23 @@ struct TransposedOutput {
   std::uint64_t rows, cols;              // the output's extent, in elements
   std::uint64_t piece_rows, piece_cols;  // one thread's piece: 1 × 1 for get_mut
 };
+
+// A view of a kernel whose contract asks for `index_bits = 32`: every index into it is computed in
+// 32 bits, so its extent in elements (rows × pitch for a 2-D view) must be below 2^32.
+// Throws LaunchContractError naming the parameter.
+void validate_index_extent(const std::string& kernel, const char* param, std::uint64_t elements);
+
+// The view a contract's `covers = x` names: the grid's threads must be exactly its elements
+// (grid.x × block.x == size, grid.y == grid.z == 1), so that every index_1d() witness lies inside
+// it. Throws LaunchContractError naming the grid and the parameter.
+void validate_exact_cover(const std::string& kernel, const char* param, std::uint64_t elements,
+                          const LaunchConfig& config);
+
+// A view on whose chunks of K elements the kernel calls store_whole, which stores all K without
+// a partial-chunk path: its length must be a multiple of K. Throws LaunchContractError naming
+// the parameter.
+void validate_whole_chunks(const std::string& kernel, const char* param, std::uint64_t elements,
+                           std::uint64_t chunk);
 
 // Throws LaunchContractError naming the parameter, the grid it needs and the grid given.
 void validate_transposed_output(const std::string& kernel, const TransposedOutput& output,

@@ -1,0 +1,103 @@
+#include "whole_store.hpp"
+
+#include "analysis/view_claims.hpp"
+#include "model/vocabulary.hpp"
+
+#include <clang/AST/RecursiveASTVisitor.h>
+
+#include <set>
+
+namespace carbide::rules {
+namespace {
+
+constexpr const char* kInstead =
+    "Claim the chunk where it is stored (`if (auto c = out.get_mut_chunk<K>(idx)) c.store_whole(v);`), "
+    "from a kernel parameter or a helper's view parameter passed by name, or use store(), which cuts a "
+    "partial chunk";
+
+void report_untraced(const RuleContext& context, std::string_view rule, const clang::Expr* where) {
+  const auto* call = llvm::dyn_cast<clang::CallExpr>(where);
+  const auto* store = llvm::dyn_cast<clang::CXXMemberCallExpr>(where);
+  const std::string what = "'" + source_text(context.ast, where) + "'";
+  std::string message;
+  if (store && analysis::is_whole_store(store))
+    message = what + " stores a whole chunk of a chunk that this function did not claim, so the launch cannot "
+                     "check that its view is whole chunks. ";
+  else if (call && llvm::isa_and_nonnull<clang::CXXMethodDecl>(call->getDirectCallee()))
+    message = what + " calls a member function that stores whole chunks of a view parameter; the launch follows "
+                     "views only into kernels and free functions, so it cannot check that one is whole chunks. ";
+  else
+    message = what + " passes a view that the helper stores whole chunks of, but not by name, so the launch "
+                     "cannot check that it is whole chunks. ";
+  context.reporter.report(finding(rule, diag::Severity::Error, where->getBeginLoc(), message + kInstead,
+                                  where->getSourceRange()));
+}
+
+// A parameter the callers' claims follow: a disjoint_span, by value or by reference.
+bool followed_parameter(const clang::ValueDecl* view) {
+  return llvm::isa<clang::ParmVarDecl>(view) &&
+         model::vocabulary::view_kind(view->getType().getNonReferenceType()->getAsCXXRecordDecl()) ==
+             model::vocabulary::View::Exclusive;
+}
+
+// A helper whose parameter's chunks are stored whole is followed only through direct calls: one
+// reached through a pointer would receive a view no launch checked.
+void report_indirect_uses(const RuleContext& context, std::string_view rule,
+                          const std::set<const clang::FunctionDecl*>& helpers) {
+  struct Uses : clang::RecursiveASTVisitor<Uses> {
+    const std::set<const clang::FunctionDecl*>* helpers;
+    std::set<const clang::Expr*> callees;
+    std::vector<const clang::DeclRefExpr*> indirect;
+    bool VisitCallExpr(clang::CallExpr* call) {
+      callees.insert(call->getCallee()->IgnoreParenImpCasts());
+      return true;
+    }
+    bool VisitDeclRefExpr(clang::DeclRefExpr* ref) {
+      const auto* function = llvm::dyn_cast<clang::FunctionDecl>(ref->getDecl());
+      if (function && helpers->count(function->getCanonicalDecl()) && !callees.count(ref)) indirect.push_back(ref);
+      return true;
+    }
+  } uses;
+  uses.helpers = &helpers;
+  for (const clang::FunctionDecl* function : context.device.definitions())
+    uses.TraverseStmt(const_cast<clang::Stmt*>(function->getBody()));
+  for (const clang::DeclRefExpr* ref : uses.indirect)
+    context.reporter.report(finding(
+        rule, diag::Severity::Error, ref->getBeginLoc(),
+        "'" + ref->getDecl()->getNameAsString() +
+            "' stores whole chunks of a view parameter, so it must be called directly: the launch checks "
+            "the views its calls pass, and a call through a pointer or reference passes one it cannot see",
+        ref->getSourceRange()));
+}
+
+}  // namespace
+
+void WholeStoreRule::check(const RuleContext& context) {
+  analysis::ViewClaimFinder claims(context.ast);
+  std::set<const clang::FunctionDecl*> helpers;
+  for (const clang::FunctionDecl* function : context.device.definitions()) {
+    for (const clang::Expr* untraced : claims.untraced_whole_stores(function)) report_untraced(context, name(), untraced);
+    for (const auto& [view, made] : claims.claims_of(function)) {
+      if (followed_parameter(view)) {
+        if (llvm::any_of(made, [](const analysis::ViewClaim& claim) { return claim.whole_chunk.has_value(); }))
+          helpers.insert(function->getCanonicalDecl());
+        continue;
+      }
+      for (const analysis::ViewClaim& claim : made) {
+        if (!claim.whole_chunk) continue;
+        const std::string view_name = view->getNameAsString();
+        context.reporter.report(finding(
+            name(), diag::Severity::Error, claim.site->getBeginLoc(),
+            "'" + source_text(context.ast, claim.site) + "' stores whole chunks of " + std::to_string(*claim.whole_chunk) +
+                " into '" + view_name + "', but '" + view_name +
+                "' is not a view parameter (a local copy of a view, say): the launch checks that a view is whole "
+                "chunks only for a kernel parameter. Claim the parameter itself (or pass it to the helper that claims it)",
+            claim.site->getSourceRange()));
+        break;
+      }
+    }
+  }
+  report_indirect_uses(context, name(), helpers);
+}
+
+}  // namespace carbide::rules

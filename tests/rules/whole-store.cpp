@@ -1,0 +1,78 @@
+// carbide-whole-store: store_whole has no partial-chunk path, and is safe because each launch
+// checks that the view is whole chunks. The stub can check only a kernel parameter whose claim
+// it traces: a chunk stored whole where it was not claimed, a claim on a local copy of a view,
+// and a view passed to such a helper other than by name are errors.
+// RUN: not %carbide check %s 2> %t.err
+// RUN: FileCheck %s --implicit-check-not=error: < %t.err
+#include <carbide/carbide.hpp>
+
+namespace kernels {
+
+// The chunk comes in by reference: which view, and whether the launch checked it, is not known here.
+void put(const carbide::chunk_mut<float, 4>& chunk, const carbide::vec<float, 4>& values) {
+  chunk.store_whole(values);
+  // CHECK: whole-store.cpp:[[@LINE-1]]:3: error: 'chunk.store_whole(values)' stores a whole chunk of a chunk that this function did not claim, so the launch cannot check that its view is whole chunks. Claim the chunk where it is stored (`if (auto c = out.get_mut_chunk<K>(idx)) c.store_whole(v);`), from a kernel parameter or a helper's view parameter passed by name, or use store(), which cuts a partial chunk [carbide-whole-store]
+}
+
+CARBIDE_KERNEL
+CARBIDE_LAUNCH_CONTRACT(domain = 1, block = (256, 1, 1))
+void passed_chunk(carbide::disjoint_span<float> out) {
+  if (auto mine = out.get_mut_chunk<4>(carbide::thread::index_1d())) put(mine, carbide::vec<float, 4>{});
+}
+
+// A local copy of the view.
+CARBIDE_KERNEL
+CARBIDE_LAUNCH_CONTRACT(domain = 1, block = (256, 1, 1))
+void copied_view(carbide::disjoint_span<float> out) {
+  carbide::disjoint_span<float> copy = out;
+  if (auto mine = copy.get_mut_chunk<4>(carbide::thread::index_1d())) mine.store_whole(carbide::vec<float, 4>{});
+  // CHECK: whole-store.cpp:[[@LINE-1]]:19: error: 'copy.get_mut_chunk<4>(carbide::thread::index_1d())' stores whole chunks of 4 into 'copy', but 'copy' is not a view parameter (a local copy of a view, say): the launch checks that a view is whole chunks only for a kernel parameter. Claim the parameter itself (or pass it to the helper that claims it) [carbide-whole-store]
+}
+
+void fill(carbide::disjoint_span<float> target, const carbide::thread::index_1d_witness& at) {
+  if (auto piece = target.get_mut_strided_chunks<2, 2>(at)) piece.store_whole(1, carbide::vec<float, 2>{});
+}
+
+// A view inside a struct reaches the helper unnamed.
+struct Outputs {
+  carbide::disjoint_span<float> first;
+};
+CARBIDE_KERNEL
+CARBIDE_LAUNCH_CONTRACT(domain = 1, block = (256, 1, 1))
+void unnamed_view(carbide::disjoint_span<float> out) {
+  const Outputs outputs{out};
+  fill(outputs.first, carbide::thread::index_1d());
+  // CHECK: whole-store.cpp:[[@LINE-1]]:3: error: 'fill(outputs.first, carbide::thread::index_1d())' passes a view that the helper stores whole chunks of, but not by name, so the launch cannot check that it is whole chunks. Claim the chunk where it is stored (`if (auto c = out.get_mut_chunk<K>(idx)) c.store_whole(v);`), from a kernel parameter or a helper's view parameter passed by name, or use store(), which cuts a partial chunk [carbide-whole-store]
+}
+
+}  // namespace kernels
+
+namespace pointers {
+
+void fill_whole(carbide::disjoint_span<float> target, const carbide::thread::index_1d_witness& at) {
+  if (auto piece = target.get_mut_chunk<4>(at)) piece.store_whole(carbide::vec<float, 4>{});
+}
+
+// Through a pointer the call's view is not followed, so the launch would not check it.
+CARBIDE_KERNEL
+CARBIDE_LAUNCH_CONTRACT(domain = 1, block = (256, 1, 1))
+void through_pointer(carbide::disjoint_span<float> out) {
+  auto* fill = &fill_whole;
+  // CHECK: whole-store.cpp:[[@LINE-1]]:17: error: 'fill_whole' stores whole chunks of a view parameter, so it must be called directly: the launch checks the views its calls pass, and a call through a pointer or reference passes one it cannot see [carbide-whole-store]
+  fill(out, carbide::thread::index_1d());
+}
+
+// A member function's arguments are not followed.
+struct Filler {
+  void operator()(carbide::disjoint_span<float> target, const carbide::thread::index_1d_witness& at) const {
+    if (auto piece = target.get_mut_chunk<4>(at)) piece.store_whole(carbide::vec<float, 4>{});
+  }
+};
+CARBIDE_KERNEL
+CARBIDE_LAUNCH_CONTRACT(domain = 1, block = (256, 1, 1))
+void through_member(carbide::disjoint_span<float> out) {
+  Filler{}(out, carbide::thread::index_1d());
+  // CHECK: whole-store.cpp:[[@LINE-1]]:3: error: 'Filler{}(out, carbide::thread::index_1d())' calls a member function that stores whole chunks of a view parameter; the launch follows views only into kernels and free functions, so it cannot check that one is whole chunks.
+}
+
+}  // namespace pointers
