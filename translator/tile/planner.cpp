@@ -10,11 +10,13 @@ namespace {
 // Also for row reductions: rows of 1024 chunks (4096 floats) measured 0.87 of the copy rate at
 // 256 threads (four chunks each) and 0.69 at 512 (bench/results/2026-12-03-h200-session8.md).
 constexpr int kMaxThreads = 256;
-// Row kernels are limited by how many blocks fit on an SM at once (the loads in flight): asking
-// ptxas for 2048 threads (eight blocks of 256, 32 registers, a 4-byte spill) measured 0.87 of the
-// copy rate for the layernorm sample's form, against 0.75 at five blocks (48 registers)
-// (bench/results/2026-12-04-h200-session10.md).
-constexpr int kRowThreadsPerSM = 2048;
+// Row kernels are limited by the bytes of rows an SM holds at once (the loads in flight). Asking
+// ptxas for enough blocks to hold 80 KiB of input rows measured best for both row samples on the
+// H200 (bench/results/2026-12-04-h200-session10.md): tile softmax (16 KiB f32 rows) at five
+// blocks of 256, 0.99 of its twin, 0.965 at eight; tile layernorm (8 KiB bf16 rows) at eight,
+// 0.87 of its twin, 0.77 at five (eight blocks cost it a 4-byte spill).
+constexpr std::int64_t kRowBytesPerSM = 80 * 1024;
+constexpr int kMaxThreadsPerSM = 2048;
 constexpr int kVectorBytes = 16;  // one ld.global.v4 / st.global.v4
 
 void problem(TilePlan& plan, const Node& node, std::string message) {
@@ -123,7 +125,10 @@ void plan_blocked(TilePlan& plan, const TileKernel& kernel) {
   int threads = 32;
   while (threads * 2 <= kMaxThreads && threads * 2 <= wanted) threads *= 2;
   plan.threads = threads;
-  if (row_chunks > 0 && threads >= 256) plan.min_blocks = kRowThreadsPerSM / threads;
+  if (row_chunks > 0 && threads >= 256) {
+    const std::int64_t row_bytes = std::max<std::int64_t>(1, largest * narrowest);
+    plan.min_blocks = int(std::clamp<std::int64_t>(kRowBytesPerSM / row_bytes, 1, kMaxThreadsPerSM / threads));
+  }
   for (const Node& node : kernel.nodes) {
     if (node.kind == NodeKind::Mma) problem(plan, node, "ct::mma is lowered in the k-loop form 'for (int k : ct::irange(pa.tiles(1))) acc = ct::mma(pa.load(i, k), pb.load(k, j), acc);' after 'auto acc = ct::zeros<float, ...>();'");
     if (node.kind == NodeKind::Transpose) problem(plan, node, "ct::transpose is not lowered yet; load the input in the order you need");
