@@ -38,11 +38,7 @@ std::string cuda_include_dir(const carbide::nvcc::NvccOptions& nvcc_options) {
   std::string why;
   const auto nvcc = carbide::nvcc::find_nvcc(nvcc_options, why);
   if (!nvcc) return "";  // the translation reports the missing nvcc itself
-  llvm::SmallString<256> resolved;  // through links such as /usr/bin/nvcc -> the toolkit's bin/
-  if (llvm::sys::fs::real_path(*nvcc, resolved)) resolved = *nvcc;
-  llvm::SmallString<256> dir(llvm::sys::path::parent_path(llvm::sys::path::parent_path(resolved)));
-  llvm::sys::path::append(dir, "include");
-  return llvm::sys::fs::exists(dir + "/cuda_runtime.h") ? dir.str().str() : "";
+  return carbide::nvcc::toolkit_include_dir(*nvcc);
 }
 
 carbide::pipeline::PipelineOptions resolved_options(const carbide::cli::CommandLine& command,

@@ -104,6 +104,42 @@ std::string nvcc_version(const std::string& nvcc) {
 
 namespace {
 
+bool holds_cuda_headers(const llvm::Twine& dir) {
+  return llvm::sys::fs::exists(dir + "/cuda_runtime.h");
+}
+
+// The toolkit root nvcc itself names in a dry run ("#$ TOP=/usr/local/cuda-13.0/bin/.."): the
+// answer for an nvcc that is a wrapper script in another directory (/usr/local/bin/nvcc).
+std::string toolkit_top(const std::string& nvcc) {
+  ScratchDir scratch;
+  const RunResult result =
+      run(nvcc, {"--dryrun", "-x", "cu", "-E", "/dev/null"}, scratch.file("dryrun.txt"), 60);
+  llvm::StringRef rest(result.output);
+  while (!rest.empty()) {
+    auto [line, after] = rest.split('\n');
+    rest = after;
+    if (line.consume_front("#$ TOP=")) return line.trim().str();
+  }
+  return "";
+}
+
+}  // namespace
+
+std::string toolkit_include_dir(const std::string& nvcc) {
+  llvm::SmallString<256> resolved;  // through links such as /usr/bin/nvcc -> the toolkit's bin/
+  if (llvm::sys::fs::real_path(nvcc, resolved)) resolved = nvcc;
+  llvm::SmallString<256> beside(llvm::sys::path::parent_path(llvm::sys::path::parent_path(resolved)));
+  llvm::sys::path::append(beside, "include");
+  if (holds_cuda_headers(beside)) return beside.str().str();
+  const std::string top = toolkit_top(nvcc);
+  if (top.empty()) return "";
+  llvm::SmallString<256> named;
+  if (llvm::sys::fs::real_path(top + "/include", named)) return "";
+  return holds_cuda_headers(named) ? named.str().str() : "";
+}
+
+namespace {
+
 // What the device code is compiled with besides the architecture and the output.
 std::vector<std::string> compile_flags(const NvccOptions& options) {
   std::vector<std::string> flags = {"-std=c++17", "--expt-relaxed-constexpr", "-I" + options.include_dir};

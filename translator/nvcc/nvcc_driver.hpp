@@ -44,6 +44,9 @@ struct NvccResult {
 // Finds nvcc; nullopt with `why` when there is none.
 std::optional<std::string> find_nvcc(const NvccOptions& options, std::string& why);
 std::string nvcc_version(const std::string& nvcc);
+// The include directory of the toolkit `nvcc` belongs to ("" when it cannot be told), whether
+// nvcc is the toolkit's own binary, a link to it, or a wrapper script elsewhere.
+std::string toolkit_include_dir(const std::string& nvcc);
 
 // The text of Carbide's device headers under `include_dir`/carbide, in name order: generated
 // device code includes them, so an image is only as current as they are.

@@ -6,6 +6,10 @@
 // RUN: not grep -n cublas %t/cuda-library-headers.carbide.cu
 // RUN: FileCheck --check-prefix=DEPS %s < %t/cuda-library-headers.carbide.d
 // RUN: %carbide check %s
+// An nvcc that is a wrapper script outside its toolkit (/usr/local/bin/nvcc on some machines)
+// names its toolkit when asked; that toolkit's headers are the ones searched.
+// RUN: %python %S/Inputs/nvcc_wrapper.py %t/wrapper
+// RUN: env -u CUDA_HOME PATH=%t/wrapper:/usr/bin:/bin %carbide check %s
 // A directory of the user's own still comes first: their cublas_v2.h is the one read.
 // RUN: mkdir -p %t/own && echo '#error the user-s own cublas_v2.h' > %t/own/cublas_v2.h
 // RUN: not %carbide check %s -- -I%t/own 2>&1 | FileCheck --check-prefix=OWN %s
