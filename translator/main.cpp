@@ -41,6 +41,15 @@ std::string cuda_include_dir(const carbide::nvcc::NvccOptions& nvcc_options) {
   return carbide::nvcc::toolkit_include_dir(*nvcc);
 }
 
+// The rule pages SARIF links to: the installed copy beside bin/, else the source tree's.
+std::string rule_pages_dir(const char* argv0) {
+  const std::string exe = llvm::sys::fs::getMainExecutable(argv0, reinterpret_cast<void*>(&rule_pages_dir));
+  llvm::SmallString<256> installed(llvm::sys::path::parent_path(llvm::sys::path::parent_path(exe)));
+  llvm::sys::path::append(installed, "share", "doc", "carbide", "rules");
+  if (llvm::sys::fs::is_directory(installed)) return installed.str().str();
+  return CARBIDE_SOURCE_RULE_PAGES;
+}
+
 carbide::pipeline::PipelineOptions resolved_options(const carbide::cli::CommandLine& command,
                                                     const char* argv0) {
   carbide::pipeline::PipelineOptions options = command.pipeline;
@@ -48,6 +57,7 @@ carbide::pipeline::PipelineOptions resolved_options(const carbide::cli::CommandL
   options.frontend.resource_dir = CARBIDE_CLANG_RESOURCE_DIR;
   options.frontend.cuda_include_dir = cuda_include_dir(options.nvcc);
   options.nvcc.include_dir = options.frontend.include_dir;
+  options.rule_pages_dir = rule_pages_dir(argv0);
   return options;
 }
 

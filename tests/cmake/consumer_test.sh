@@ -40,6 +40,18 @@ sleep 1
 touch "$work/consumer/config/scale_config.hpp"
 step "$work/third.log" cmake --build "$work/build"
 grep -q "Carbide: translating scale.cpp" "$work/third.log" || { echo "a header edit did not translate"; cat "$work/third.log"; exit 1; }
+if [[ $mode == installed ]]; then
+  # SARIF's helpUri names the installed copy of each rule page.
+  "$work/prefix/bin/carbide" check "$work/consumer/scale.cpp" -p "$work/build" --format sarif > "$work/scale.sarif"
+  python3 - "$work/scale.sarif" "$work/prefix/share/doc/carbide/rules" <<'EOF'
+import json, os, sys, urllib.parse, urllib.request
+pages = os.path.realpath(sys.argv[2])
+for rule in json.load(open(sys.argv[1]))["runs"][0]["tool"]["driver"]["rules"]:
+    path = urllib.request.url2pathname(urllib.parse.urlparse(rule["helpUri"]).path)
+    if os.path.dirname(os.path.realpath(path)) != pages or not os.path.isfile(path):
+        sys.exit(f"helpUri of {rule['id']} is not the installed page: {rule['helpUri']}")
+EOF
+fi
 if [[ $mode == installed && -x "$work/prefix/bin/carbide-tidy" ]]; then
   "$work/prefix/bin/carbide-tidy" --checks='-*,carbide-*' --warnings-as-errors='carbide-*' --quiet \
     -p "$work/build" "$work/consumer/scale.cpp" > "$work/tidy.log" 2>&1 \

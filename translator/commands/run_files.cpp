@@ -185,7 +185,7 @@ void translate_in_parallel(const cli::CommandLine& command, const pipeline::Pipe
 int check_in_turn(const cli::CommandLine& command, const pipeline::PipelineOptions& options,
                   const std::vector<Input>& inputs, Tally& tally) {
   std::optional<diag::SarifLog> sarif;
-  if (command.format == "sarif") sarif.emplace(pipeline::rule_descriptors());
+  if (command.format == "sarif") sarif.emplace(pipeline::rule_descriptors(), options.rule_pages_dir);
   std::optional<diag::FixesExport> fixes;
   if (!command.export_fixes.empty()) fixes.emplace();
   const pipeline::CheckOutputs outputs{sarif ? &*sarif : nullptr, fixes ? &*fixes : nullptr,

@@ -2,17 +2,25 @@
 
 #include "codegen/generated_text.hpp"
 
+#include <llvm/ADT/StringExtras.h>
 #include <llvm/Support/FileSystem.h>
 #include <llvm/Support/Path.h>
 
 namespace carbide::diag {
 namespace {
 
+// RFC 8089: the absolute path with every byte outside the unreserved set and '/' escaped, so a
+// space or '#' in a directory name still makes one well-formed URI.
 std::string file_uri(llvm::StringRef path) {
   llvm::SmallString<256> absolute(path);
   llvm::sys::fs::make_absolute(absolute);
   llvm::sys::path::remove_dots(absolute, true);
-  return "file://" + absolute.str().str();
+  std::string uri = "file://";
+  for (const unsigned char c : absolute.str()) {
+    if (llvm::isAlnum(c) || llvm::StringRef("-._~/").contains(c)) uri += char(c);
+    else uri += "%" + llvm::utohexstr(c, /*LowerCase=*/false, /*Width=*/2);
+  }
+  return uri;
 }
 
 llvm::json::Object location(clang::SourceLocation at, const clang::SourceManager& sources,
@@ -29,7 +37,8 @@ llvm::json::Object location(clang::SourceLocation at, const clang::SourceManager
 
 }  // namespace
 
-SarifLog::SarifLog(std::vector<RuleDescriptor> rules) : rules_(std::move(rules)) {}
+SarifLog::SarifLog(std::vector<RuleDescriptor> rules, std::string rule_pages_dir)
+    : rules_(std::move(rules)), rule_pages_dir_(std::move(rule_pages_dir)) {}
 
 void SarifLog::add(const std::vector<Finding>& findings, const clang::SourceManager& sources) {
   for (const Finding& finding : findings) {
@@ -49,11 +58,13 @@ void SarifLog::add(const std::vector<Finding>& findings, const clang::SourceMana
 
 std::string SarifLog::str() const {
   llvm::json::Array rules;
-  for (const RuleDescriptor& rule : rules_)
-    rules.push_back(llvm::json::Object{
-        {"id", rule.id},
-        {"shortDescription", llvm::json::Object{{"text", rule.summary}}},
-        {"helpUri", "docs/rules/" + rule.id + ".md"}});
+  for (const RuleDescriptor& rule : rules_) {
+    llvm::json::Object descriptor{{"id", rule.id},
+                                  {"shortDescription", llvm::json::Object{{"text", rule.summary}}}};
+    if (!rule_pages_dir_.empty())
+      descriptor["helpUri"] = file_uri(rule_pages_dir_ + "/" + rule.id + ".md");
+    rules.push_back(std::move(descriptor));
+  }
   llvm::json::Object driver{{"name", "carbide"},
                             {"version", codegen::kCarbideVersion},
                             {"rules", std::move(rules)}};

@@ -19,13 +19,16 @@ struct RuleDescriptor {
 
 class SarifLog {
  public:
-  explicit SarifLog(std::vector<RuleDescriptor> rules);
+  // `rule_pages_dir` holds docs/rules' pages (<id>.md), installed or in the source tree; each
+  // rule's helpUri is its page there. "" leaves helpUri out.
+  SarifLog(std::vector<RuleDescriptor> rules, std::string rule_pages_dir);
   // Adds one file's findings; their locations are read from `sources` now.
   void add(const std::vector<Finding>& findings, const clang::SourceManager& sources);
   std::string str() const;
 
  private:
   std::vector<RuleDescriptor> rules_;
+  std::string rule_pages_dir_;
   llvm::json::Array results_;
 };
 

@@ -21,6 +21,7 @@ struct PipelineOptions {
   nvcc::NvccOptions nvcc;
   codegen::FilePrefixMap file_prefix_map;  // translate: for the paths the outputs name
   bool colors = false;
+  std::string rule_pages_dir;  // check --format=sarif: where helpUri points (docs/rules' pages)
 };
 
 // A CARBIDE_UNSAFE block, for --report-unsafe.
