@@ -144,22 +144,187 @@ TILE_SOFTMAX(tile_softmax_8x1024_t256, (256), 256, 4, 8, 1024)
                                                                                 static_cast<ct::bf16>(0)))) + \
                                     ctd::cast<float>(ctd::load<ct::shape<1, N>, L0>(beta, {0, 0}, static_cast<ct::bf16>(0))))));  \
   }
+// Probes (2026-12-04, session 11): the sample form with one difference from the emitter at a time
+// removed, to find what costs the 0.87 of the twin at equal occupancy.
+//   COORD: ctd::block_coord(y) (two run-time divisions before the first load) or {blockIdx.x, 0};
+//   LOAD/STORE: the library's (both paths: whole tile and masked edge) or only the whole path;
+//   MASKED: the padding masked with iota < n (true) or not (false).
+namespace probe {
+namespace ctd = ::carbide::tile::detail;
+// The library's whole-tile path alone: what load/store run when the tile is whole and aligned.
+template <class Shape, class Layout, bool Plain = false, class T, int Rank, class Pad>
+__device__ ctd::frag<T, Shape, Layout> load_whole(const ctd::in_arg<T, Rank>& in, const ctd::tile_coord<Rank>& tile, Pad) {
+  using L = ctd::layout_of<Shape, Layout>;
+  const ctd::tile_window<Shape, ctd::in_arg<T, Rank>, Rank> window{in, tile};
+  const T* origin = in.data + window.origin();
+  const unsigned thread = threadIdx.x;
+  ctd::frag<T, Shape, Layout> f;
+#pragma unroll
+  for (int s = 0; s < L::kSlots; ++s) {
+    bool inside;
+    const std::int64_t row = window.row_offset(ctd::chunk_row<L>(s, thread), inside);
+    const T* from = origin + row + ctd::chunk_column<L>(s, thread);
+    if constexpr (Plain) {
+      const uint4 bits = *reinterpret_cast<const uint4*>(from);
+      std::memcpy(&f.v[s * L::kVec], &bits, 16);
+    } else {
+      ctd::load_chunk<T, L::kVec>(&f.v[s * L::kVec], from);
+    }
+  }
+  return f;
+}
+template <class Shape, class Layout, class T, int Rank, class Pad>
+__device__ ctd::frag<T, Shape, Layout> load_plain(const ctd::in_arg<T, Rank>& in, const ctd::tile_coord<Rank>& tile, Pad pad) {
+  return load_whole<Shape, Layout, true>(in, tile, pad);
+}
+template <class T, int Rank, class Shape, int Threads, int Vec>
+__device__ void store_whole(const ctd::out_arg<T, Rank>& out, const ctd::tile_coord<Rank>& tile,
+                            const ctd::frag<T, Shape, ctd::blocked<Threads, Vec>>& f) {
+  using L = ctd::layout_of<Shape, ctd::blocked<Threads, Vec>>;
+  const ctd::tile_window<Shape, ctd::out_arg<T, Rank>, Rank> window{out, tile};
+  T* origin = out.data + window.origin();
+  const unsigned thread = threadIdx.x;
+#pragma unroll
+  for (int s = 0; s < L::kSlots; ++s) {
+    bool inside;
+    const std::int64_t row = window.row_offset(ctd::chunk_row<L>(s, thread), inside);
+    ctd::store_chunk<T, Vec>(origin + row + ctd::chunk_column<L>(s, thread), &f.v[s * Vec]);
+  }
+}
+__device__ ctd::tile_coord<2> row_coord() { return {{int(blockIdx.x), 0}}; }
+// The test the split variants choose their body by: the tile wholly inside its tensor, aligned.
+template <class Shape, class Arg, int Rank>
+__device__ bool whole(const Arg& arg, const ctd::tile_coord<Rank>& tile) {
+  return ctd::tile_window<Shape, Arg, Rank>{arg, tile}.whole_and_aligned();
+}
+template <bool Whole>
+__device__ __forceinline__ void body(ctd::out_arg<ct::bf16, 2> y, ctd::in_arg<ct::bf16, 2> x, ctd::in_arg<ct::bf16, 2> gamma,
+                                           ctd::in_arg<ct::bf16, 2> beta, float eps, ctd::tile_coord<2> y_coord) {
+  using L0 = ctd::blocked<256, 8>;
+  using S = ct::shape<1, 4096>;
+  const ctd::tile_coord<2> origin{{0, 0}};
+  auto load = [&](const ctd::in_arg<ct::bf16, 2>& in, const ctd::tile_coord<2>& at) {
+    if constexpr (Whole) return ctd::load_whole<S, L0>(in, at);
+    else return ctd::load<S, L0>(in, at, static_cast<ct::bf16>(0));
+  };
+  const int n = x.extent[1];
+  auto t = ctd::cast<float>(load(x, y_coord));
+  auto mean = (ctd::reduce_sum<1, 0, false>(t) * (1.0f / n));
+  auto d = ctd::select(ctd::iota<int, S, L0>() < (n), t - ctd::bcast<1>(mean, t), ctd::zeros<float, S, L0>());
+  auto inverse = ctd::rsqrt(((ctd::reduce_sum<1, 1, false>((d * d)) * (1.0f / n)) + (eps)));
+  auto scaled = (d * ctd::bcast<1>(inverse, d));
+  auto out = ctd::cast<ct::bf16>(((scaled * ctd::cast<float>(load(gamma, origin))) + ctd::cast<float>(load(beta, origin))));
+  if constexpr (Whole) ctd::store_whole(y, y_coord, out);
+  else ctd::store(y, y_coord, out);
+}
+// The edge body in a function of its own, not inlined: its registers are allocated apart from
+// the whole-tile body's, and only the blocks on an edge pay the call.
+__device__ __noinline__ void edge_body(ctd::out_arg<ct::bf16, 2> y, ctd::in_arg<ct::bf16, 2> x, ctd::in_arg<ct::bf16, 2> gamma,
+                                       ctd::in_arg<ct::bf16, 2> beta, float eps, ctd::tile_coord<2> y_coord) {
+  body<false>(y, x, gamma, beta, eps, y_coord);
+}
+}  // namespace probe
+#define TILE_LAYERNORM_PROBE(NAME, BOUNDS, COORD, LOAD, STORE, MASKED)                                         \
+  extern "C" __global__ void __launch_bounds__ BOUNDS                                                        \
+      NAME(::carbide::tile::detail::out_arg<::carbide::tile::bf16, 2> y,                                     \
+           ::carbide::tile::detail::in_arg<::carbide::tile::bf16, 2> x,                                      \
+           ::carbide::tile::detail::in_arg<::carbide::tile::bf16, 2> gamma,                                  \
+           ::carbide::tile::detail::in_arg<::carbide::tile::bf16, 2> beta, float eps) {                      \
+    namespace ctd = ::carbide::tile::detail;                                                                 \
+    using L0 = ctd::blocked<256, 8>;                                                                         \
+    using S = ct::shape<1, 4096>;                                                                            \
+    const auto y_coord = COORD;                                                                              \
+    const int n = x.extent[1];                                                                               \
+    auto t = ctd::cast<float>(LOAD<S, L0>(x, y_coord, static_cast<ct::bf16>(0)));                            \
+    auto mean = (ctd::reduce_sum<1, 0, false>(t) * (1.0f / n));                                              \
+    auto centred = t - ctd::bcast<1>(mean, t);                                                               \
+    auto d = MASKED ? ctd::select(ctd::iota<int, S, L0>() < (n), centred, ctd::zeros<float, S, L0>()) : centred; \
+    auto inverse = ctd::rsqrt(((ctd::reduce_sum<1, 1, false>((d * d)) * (1.0f / n)) + (eps)));               \
+    auto scaled = (d * ctd::bcast<1>(inverse, d));                                                           \
+    STORE(y, y_coord,                                                                                        \
+          ctd::cast<ct::bf16>(((scaled * ctd::cast<float>(LOAD<S, L0>(gamma, {0, 0}, static_cast<ct::bf16>(0)))) + \
+                               ctd::cast<float>(LOAD<S, L0>(beta, {0, 0}, static_cast<ct::bf16>(0))))));            \
+  }
+TILE_LAYERNORM_PROBE(probe_whole_b6, (256, 6), ctd::block_coord(y), probe::load_whole, probe::store_whole, true)
+// The emitter's form since session 11: the body twice, for blocks whose tiles are all whole and
+// for the others (the library's load/store), chosen once per block.
+#define TILE_LAYERNORM_SPLIT(NAME, BOUNDS)                                                                     \
+  extern "C" __global__ void __launch_bounds__ BOUNDS                                                        \
+      NAME(::carbide::tile::detail::out_arg<::carbide::tile::bf16, 2> y,                                     \
+           ::carbide::tile::detail::in_arg<::carbide::tile::bf16, 2> x,                                      \
+           ::carbide::tile::detail::in_arg<::carbide::tile::bf16, 2> gamma,                                  \
+           ::carbide::tile::detail::in_arg<::carbide::tile::bf16, 2> beta, float eps) {                      \
+    namespace ctd = ::carbide::tile::detail;                                                                 \
+    using S = ct::shape<1, 4096>;                                                                            \
+    const auto y_coord = ctd::block_coord(y);                                                                \
+    const ctd::tile_coord<2> origin{{0, 0}};                                                                 \
+    if (probe::whole<S>(y, y_coord) && probe::whole<S>(x, y_coord) && probe::whole<S>(gamma, origin) &&           \
+        probe::whole<S>(beta, origin))                                                                         \
+      probe::body<true>(y, x, gamma, beta, eps, y_coord);                                                     \
+    else                                                                                                     \
+      probe::body<false>(y, x, gamma, beta, eps, y_coord);                                                    \
+  }
+// The same with the whole-tile body specialised once more for an output one tile wide (a row
+// kernel's usual grid): the column coordinate then is the constant 0, not a run-time value.
+#define TILE_LAYERNORM_SPLIT_ROWS(NAME, BOUNDS)                                                                \
+  extern "C" __global__ void __launch_bounds__ BOUNDS                                                        \
+      NAME(::carbide::tile::detail::out_arg<::carbide::tile::bf16, 2> y,                                     \
+           ::carbide::tile::detail::in_arg<::carbide::tile::bf16, 2> x,                                      \
+           ::carbide::tile::detail::in_arg<::carbide::tile::bf16, 2> gamma,                                  \
+           ::carbide::tile::detail::in_arg<::carbide::tile::bf16, 2> beta, float eps) {                      \
+    namespace ctd = ::carbide::tile::detail;                                                                 \
+    using S = ct::shape<1, 4096>;                                                                            \
+    const auto y_coord = ctd::block_coord(y);                                                                \
+    const ctd::tile_coord<2> origin{{0, 0}};                                                                 \
+    if (probe::whole<S>(y, y_coord) && probe::whole<S>(x, y_coord) && probe::whole<S>(gamma, origin) &&           \
+        probe::whole<S>(beta, origin)) {                                                                       \
+      if (y.tiles[1] == 1)                                                                                   \
+        probe::body<true>(y, x, gamma, beta, eps, ctd::tile_coord<2>{{int(blockIdx.x), 0}});                 \
+      else                                                                                                   \
+        probe::body<true>(y, x, gamma, beta, eps, y_coord);                                                  \
+    } else {                                                                                                 \
+      probe::body<false>(y, x, gamma, beta, eps, y_coord);                                                   \
+    }                                                                                                        \
+  }
+#define TILE_LAYERNORM_SPLIT_CALL(NAME, BOUNDS)                                                                \
+  extern "C" __global__ void __launch_bounds__ BOUNDS                                                        \
+      NAME(::carbide::tile::detail::out_arg<::carbide::tile::bf16, 2> y,                                     \
+           ::carbide::tile::detail::in_arg<::carbide::tile::bf16, 2> x,                                      \
+           ::carbide::tile::detail::in_arg<::carbide::tile::bf16, 2> gamma,                                  \
+           ::carbide::tile::detail::in_arg<::carbide::tile::bf16, 2> beta, float eps) {                      \
+    namespace ctd = ::carbide::tile::detail;                                                                 \
+    using S = ct::shape<1, 4096>;                                                                            \
+    const auto y_coord = ctd::block_coord(y);                                                                \
+    const ctd::tile_coord<2> origin{{0, 0}};                                                                 \
+    if (probe::whole<S>(y, y_coord) && probe::whole<S>(x, y_coord) && probe::whole<S>(gamma, origin) &&           \
+        probe::whole<S>(beta, origin))                                                                         \
+      probe::body<true>(y, x, gamma, beta, eps, y_coord);                                                    \
+    else                                                                                                     \
+      probe::edge_body(y, x, gamma, beta, eps, y_coord);                                                     \
+  }
+TILE_LAYERNORM_SPLIT_CALL(split_call_b6, (256, 6))
+TILE_LAYERNORM_SPLIT_CALL(split_call_b5, (256, 5))
+TILE_LAYERNORM_SPLIT_CALL(split_call_free, (256))
+TILE_LAYERNORM_SPLIT_ROWS(split_rows_b6, (256, 6))
+TILE_LAYERNORM_SPLIT(split_b6, (256, 6))
+TILE_LAYERNORM_SPLIT(split_b5, (256, 5))
+TILE_LAYERNORM_PROBE(probe_coord_b8, (256, 8), probe::row_coord(), ctd::load, ctd::store, true)
+TILE_LAYERNORM_PROBE(probe_coord_b6, (256, 6), probe::row_coord(), ctd::load, ctd::store, true)
+TILE_LAYERNORM_PROBE(probe_coord_whole_b8, (256, 8), probe::row_coord(), probe::load_whole, probe::store_whole, true)
+TILE_LAYERNORM_PROBE(probe_coord_whole_b6, (256, 6), probe::row_coord(), probe::load_whole, probe::store_whole, true)
+TILE_LAYERNORM_PROBE(probe_coord_whole_nomask_b8, (256, 8), probe::row_coord(), probe::load_whole, probe::store_whole, false)
+TILE_LAYERNORM_PROBE(probe_coord_whole_nomask_b6, (256, 6), probe::row_coord(), probe::load_whole, probe::store_whole, false)
+TILE_LAYERNORM_PROBE(probe_coord_plain_nomask_b6, (256, 6), probe::row_coord(), probe::load_plain, probe::store_whole, false)
+TILE_LAYERNORM_PROBE(probe_whole_b8, (256, 8), ctd::block_coord(y), probe::load_whole, probe::store_whole, true)
+TILE_LAYERNORM_PROBE(probe_nomask_b8, (256, 8), ctd::block_coord(y), ctd::load, ctd::store, false)
 TILE_LAYERNORM_SAMPLE(tile_layernorm_sample_b5, (256, 5), 256, 8, 4096)
 TILE_LAYERNORM_SAMPLE(tile_layernorm_sample_b6, (256, 6), 256, 8, 4096)
 TILE_LAYERNORM_SAMPLE(tile_layernorm_sample_b8, (256, 8), 256, 8, 4096)
 TILE_LAYERNORM_SAMPLE(tile_layernorm_sample_b7, (256, 7), 256, 8, 4096)
-TILE_LAYERNORM_SAMPLE(tile_layernorm_sample_t128_b12, (128, 12), 128, 8, 4096)
-TILE_LAYERNORM_SAMPLE(tile_layernorm_sample_t128_b16, (128, 16), 128, 8, 4096)
-TILE_LAYERNORM_SAMPLE(tile_layernorm_sample_t512_b4, (512, 4), 512, 8, 4096)
-TILE_LAYERNORM_SAMPLE(tile_layernorm_sample_t256_v4_b8, (256, 8), 256, 4, 4096)
 TILE_LAYERNORM(tile_layernorm_4096_t256_b6, (256, 6), 256, 8, 4096)
-TILE_LAYERNORM(tile_layernorm_4096_t256_b8, (256, 8), 256, 8, 4096)
 TILE_LAYERNORM_LOADS_FIRST(tile_layernorm_first_4096_t256, (256), 256, 8, 4096)
-TILE_LAYERNORM_LOADS_FIRST(tile_layernorm_first_4096_t512, (512), 512, 8, 4096)
 TILE_LAYERNORM(tile_layernorm_4096_t256, (256), 256, 8, 4096)
 TILE_LAYERNORM(tile_layernorm_4096_t256_b5, (256, 5), 256, 8, 4096)
-TILE_LAYERNORM(tile_layernorm_4096_t512, (512), 512, 8, 4096)
-TILE_LAYERNORM(tile_layernorm_4096_t128, (128), 128, 8, 4096)
 
 // DESIGN §10's gemm<BM, BN, BK>, with the plan the planner chose:
 //   auto [bm, bn] = c.coord(); ... acc = mma-loop ...; c.store(ct::cast<ct::bf16>(acc));
@@ -554,21 +719,29 @@ struct LayernormPlan {
 };
 const LayernormPlan kLayernorm[] = {
     {"tile layernorm <1,4096> t256 v8", tile_layernorm_4096_t256, 256},
-    {"tile layernorm <1,4096> t512 v8", tile_layernorm_4096_t512, 512},
-    {"tile layernorm <1,4096> t128 v8", tile_layernorm_4096_t128, 128},
     {"tile layernorm <1,4096> t256 v8 minblocks 5", tile_layernorm_4096_t256_b5, 256},
     {"tile layernorm <1,4096> t256 v8 minblocks 6", tile_layernorm_4096_t256_b6, 256},
-    {"tile layernorm <1,4096> t256 v8 minblocks 8", tile_layernorm_4096_t256_b8, 256},
+    {"emitted form (whole-tile body + edge body), min 6", split_b6, 256},
+    {"emitted form (whole-tile body + edge body), min 5", split_b5, 256},
+    {"emitted form + whole body for one-tile-wide outputs, min 6", split_rows_b6, 256},
+    {"whole-tile body + edge body in a __noinline__ function, min 6", split_call_b6, 256},
+    {"whole-tile body + edge body in a __noinline__ function, min 5", split_call_b5, 256},
+    {"whole-tile body + edge body in a __noinline__ function, no min", split_call_free, 256},
+    {"probe: whole path only (block_coord), min 6", probe_whole_b6, 256},
+    {"probe: row coord, min 8", probe_coord_b8, 256},
+    {"probe: row coord, min 6", probe_coord_b6, 256},
+    {"probe: row coord + whole path only, min 8", probe_coord_whole_b8, 256},
+    {"probe: row coord + whole path only, min 6", probe_coord_whole_b6, 256},
+    {"probe: row coord + whole only + no mask, min 8", probe_coord_whole_nomask_b8, 256},
+    {"probe: row coord + whole only + no mask, min 6", probe_coord_whole_nomask_b6, 256},
+    {"probe: row coord + plain loads + no mask, min 6", probe_coord_plain_nomask_b6, 256},
+    {"probe: whole path only, min 8", probe_whole_b8, 256},
+    {"probe: no mask, min 8", probe_nomask_b8, 256},
     {"sample form (n at run time, iota mask) minblocks 5", tile_layernorm_sample_b5, 256},
     {"sample form (n at run time, iota mask) minblocks 6", tile_layernorm_sample_b6, 256},
     {"sample form (n at run time, iota mask) minblocks 8", tile_layernorm_sample_b8, 256},
     {"sample form minblocks 7", tile_layernorm_sample_b7, 256},
-    {"sample form t128 minblocks 12", tile_layernorm_sample_t128_b12, 128},
-    {"sample form t128 minblocks 16", tile_layernorm_sample_t128_b16, 128},
-    {"sample form t512 minblocks 4", tile_layernorm_sample_t512_b4, 512},
-    {"sample form t256 v4 minblocks 8", tile_layernorm_sample_t256_v4_b8, 256},
     {"tile layernorm <1,4096> t256 v8 loads first", tile_layernorm_first_4096_t256, 256},
-    {"tile layernorm <1,4096> t512 v8 loads first", tile_layernorm_first_4096_t512, 512},
 };
 
 using GemmKernel = TileKernel<ct::bf16, 2>;

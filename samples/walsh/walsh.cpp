@@ -44,8 +44,11 @@ void transform_pieces(carbide::disjoint_span<float> data) {
   const unsigned tid = lid.get();
   // The grid has one block per piece and the data whole pieces (the host's precondition), so
   // every thread owns four elements of its piece; a checked build traps on anything else.
+  // The four loads are issued together (constant trip count, unrolled): one at a time, each block
+  // would wait on every load in turn (bench/results/2026-12-03-walsh-piece-kernel.md).
   auto mine = data.get_mut_block_region(lid, kPiece);
-  for (unsigned pos = tid; pos < kPiece; pos += kPieceThreads) s_data[pos] = mine[pos / kPieceThreads];
+#pragma unroll
+  for (unsigned k = 0; k < kPiece / kPieceThreads; ++k) s_data[tid + k * kPieceThreads] = mine[k];
 
   for (unsigned stride = kPiece >> 2; stride > 0; stride >>= 2) {
     const unsigned lo = tid & (stride - 1);
@@ -67,7 +70,8 @@ void transform_pieces(carbide::disjoint_span<float> data) {
     s_data[i1] = d0 - d1;
   }
   carbide::block::sync();
-  for (unsigned pos = tid; pos < kPiece; pos += kPieceThreads) mine[pos / kPieceThreads] = s_data[pos];
+#pragma unroll
+  for (unsigned k = 0; k < kPiece / kPieceThreads; ++k) mine[k] = s_data[tid + k * kPieceThreads];
 }
 
 }  // namespace walsh

@@ -13,10 +13,12 @@ constexpr int kMaxThreads = 256;
 // Row kernels are limited by the bytes of rows an SM holds at once (the loads in flight). Asking
 // ptxas for enough blocks to hold 80 KiB of input rows measured best for both row samples on the
 // H200 (bench/results/2026-12-04-h200-session10.md): tile softmax (16 KiB f32 rows) at five
-// blocks of 256, 0.99 of its twin, 0.965 at eight; tile layernorm (8 KiB bf16 rows) at eight,
-// 0.87 of its twin, 0.77 at five (eight blocks cost it a 4-byte spill).
+// blocks of 256, 0.99 of its twin, 0.965 at eight. No more blocks than leave a thread 40
+// registers: a row kernel's thread holds 16 f32 values and their addresses, and at 32 registers
+// it spills (tile layernorm, 8 KiB bf16 rows: 0.978 of its twin at six blocks with whole-tile
+// bodies, 0.955 at eight; bench/results/2026-12-04-h200-session11.md).
 constexpr std::int64_t kRowBytesPerSM = 80 * 1024;
-constexpr int kMaxThreadsPerSM = 2048;
+constexpr int kRegistersPerSM = 65536, kRowThreadRegisters = 40;
 constexpr int kVectorBytes = 16;  // one ld.global.v4 / st.global.v4
 
 void problem(TilePlan& plan, const Node& node, std::string message) {
@@ -127,7 +129,8 @@ void plan_blocked(TilePlan& plan, const TileKernel& kernel) {
   plan.threads = threads;
   if (row_chunks > 0 && threads >= 256) {
     const std::int64_t row_bytes = std::max<std::int64_t>(1, largest * narrowest);
-    plan.min_blocks = int(std::clamp<std::int64_t>(kRowBytesPerSM / row_bytes, 1, kMaxThreadsPerSM / threads));
+    plan.min_blocks = int(std::clamp<std::int64_t>(kRowBytesPerSM / row_bytes, 1,
+                                                   kRegistersPerSM / (threads * kRowThreadRegisters)));
   }
   for (const Node& node : kernel.nodes) {
     if (node.kind == NodeKind::Mma) problem(plan, node, "ct::mma is lowered in the k-loop form 'for (int k : ct::irange(pa.tiles(1))) acc = ct::mma(pa.load(i, k), pb.load(k, j), acc);' after 'auto acc = ct::zeros<float, ...>();'");

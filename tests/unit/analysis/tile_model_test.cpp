@@ -92,6 +92,27 @@ void widen(ct::out<float, ct::shape<4, 12>> y, ct::in<ct::bf16, 2> x) {
   EXPECT_EQ(planned.only().plan.threads, 32);
 }
 
+// Row kernels ask for the blocks that hold 80 KiB of rows an SM, but never so many that a thread
+// has fewer than 40 registers (at 32 the 16 values a thread holds spill).
+TEST(TilePlanner, RowKernelsAskForBlocksByRowBytesCappedByRegisters) {
+  const Planned f32_rows = plan(R"(
+CARBIDE_TILE_KERNEL
+void softmax(ct::out<float, ct::shape<1, 4096>> y, ct::in<float, 2> x) {
+  auto t = ct::load_like(x, y);
+  y.store(t / ct::bcast<1>(ct::reduce_sum<1>(t), t));
+})");
+  EXPECT_EQ(f32_rows.only().plan.threads, 256);
+  EXPECT_EQ(f32_rows.only().plan.min_blocks, 5);  // 16 KiB rows
+  const Planned bf16_rows = plan(R"(
+CARBIDE_TILE_KERNEL
+void centre(ct::out<ct::bf16, ct::shape<1, 4096>> y, ct::in<ct::bf16, 2> x) {
+  auto t = ct::cast<float>(ct::load_like(x, y));
+  y.store(ct::cast<ct::bf16>(t - ct::bcast<1>(ct::reduce_sum<1>(t), t)));
+})");
+  EXPECT_EQ(bf16_rows.only().plan.threads, 256);
+  EXPECT_EQ(bf16_rows.only().plan.min_blocks, 6);  // 8 KiB rows would take ten; 40 registers allow six
+}
+
 TEST(TilePlanner, RecognisesTheMmaLoopAsOneGemmPlan) {
   const Planned planned = plan(R"(
 template <int BM, int BN, int BK>

@@ -156,17 +156,25 @@ CARBIDE_TILE_HD frag<T, To, blocked<Threads, Vec>> reshape(const frag<T, Shape, 
 }
 
 // blockIdx.x as tile coordinates over out.tiles, the last axis fastest. The tile counts fit in
-// int (the grid is at most 2^31 - 1 blocks), so the divisions are 32-bit.
+// int (the grid is at most 2^31 - 1 blocks), so the divisions are 32-bit. The first axis takes
+// what is left (the grid is the product of the counts), and an axis of one tile (a row kernel's
+// last) divides by nothing: the first load's address waits on these divisions, and a block of a
+// row kernel is short-lived (bench/results/2026-12-04-h200-session11.md).
 template <class T, int Rank>
 CARBIDE_TILE_DEVICE tile_coord<Rank> block_coord(const out_arg<T, Rank>& out) {
   tile_coord<Rank> coord;
   unsigned id = blockIdx.x;
 #pragma unroll
-  for (int axis = Rank - 1; axis >= 0; --axis) {
+  for (int axis = Rank - 1; axis > 0; --axis) {
     const unsigned tiles = unsigned(out.tiles[axis]);
-    coord.index[axis] = int(id % tiles);
-    id /= tiles;
+    if (tiles == 1) {
+      coord.index[axis] = 0;
+    } else {
+      coord.index[axis] = int(id % tiles);
+      id /= tiles;
+    }
   }
+  coord.index[0] = int(id);
   return coord;
 }
 
@@ -311,6 +319,25 @@ CARBIDE_TILE_DEVICE void store_chunk(T* to, const T* from) {
   }
 }
 
+// The tile of `in` at `tile`, wholly inside the tensor and aligned (tile_window::whole_and_aligned):
+// one vector access a chunk, no edge tests.
+template <class Shape, class Layout, class T, int Rank>
+CARBIDE_TILE_DEVICE frag<T, Shape, Layout> load_whole(const in_arg<T, Rank>& in, const tile_coord<Rank>& tile) {
+  using L = layout_of<Shape, Layout>;
+  const tile_window<Shape, in_arg<T, Rank>, Rank> window{in, tile};
+  const T* origin = in.data + window.origin();
+  const unsigned thread = threadIdx.x;
+  frag<T, Shape, Layout> f;
+  CARBIDE_TILE_UNROLL
+  for (int s = 0; s < L::kSlots; ++s) {
+    if (!chunk_exists<L>(s, thread)) continue;
+    bool inside;
+    const std::int64_t row = window.row_offset(chunk_row<L>(s, thread), inside);
+    load_chunk<T, L::kVec>(&f.v[s * L::kVec], origin + row + chunk_column<L>(s, thread));
+  }
+  return f;
+}
+
 // The tile of `in` at tile index `tile` (origin tile[i] · Shape[i]); elements outside the tensor
 // read as `pad`. A tile wholly inside an aligned tensor takes the vector path; the choice is one
 // uniform branch.
@@ -323,13 +350,7 @@ CARBIDE_TILE_DEVICE frag<T, Shape, Layout> load(const in_arg<T, Rank>& in, const
   const unsigned thread = threadIdx.x;
   frag<T, Shape, Layout> f;
   if (window.whole_and_aligned()) {
-    CARBIDE_TILE_UNROLL
-    for (int s = 0; s < L::kSlots; ++s) {
-      if (!chunk_exists<L>(s, thread)) continue;
-      bool inside;
-      const std::int64_t row = window.row_offset(chunk_row<L>(s, thread), inside);
-      load_chunk<T, kVec>(&f.v[s * kVec], origin + row + chunk_column<L>(s, thread));
-    }
+    f = load_whole<Shape, Layout>(in, tile);
   } else {
     const T pad_value = convert<T>(pad);
     const std::int64_t columns_left = window.columns_left();
@@ -354,6 +375,24 @@ CARBIDE_TILE_DEVICE frag<T, Shape, Layout> load(const in_arg<T, Rank>& in, const
   return f;
 }
 
+// Writes `f` to `out` at `tile`, wholly inside the tensor and aligned: one vector access a chunk,
+// no edge tests.
+template <class T, int Rank, class Shape, int Threads, int Vec>
+CARBIDE_TILE_DEVICE void store_whole(const out_arg<T, Rank>& out, const tile_coord<Rank>& tile,
+                                     const frag<T, Shape, blocked<Threads, Vec>>& f) {
+  using L = layout_of<Shape, blocked<Threads, Vec>>;
+  const tile_window<Shape, out_arg<T, Rank>, Rank> window{out, tile};
+  T* origin = out.data + window.origin();
+  const unsigned thread = threadIdx.x;
+  CARBIDE_TILE_UNROLL
+  for (int s = 0; s < L::kSlots; ++s) {
+    if (!chunk_exists<L>(s, thread)) continue;
+    bool inside;
+    const std::int64_t row = window.row_offset(chunk_row<L>(s, thread), inside);
+    store_chunk<T, Vec>(origin + row + chunk_column<L>(s, thread), &f.v[s * Vec]);
+  }
+}
+
 // Writes the elements of `f` that lie inside `out`, at tile `tile`; vector path when the tile is
 // whole and aligned.
 template <class T, int Rank, class Shape, int Threads, int Vec>
@@ -364,13 +403,7 @@ CARBIDE_TILE_DEVICE void store(const out_arg<T, Rank>& out, const tile_coord<Ran
   T* origin = out.data + window.origin();
   const unsigned thread = threadIdx.x;
   if (window.whole_and_aligned()) {
-    CARBIDE_TILE_UNROLL
-    for (int s = 0; s < L::kSlots; ++s) {
-      if (!chunk_exists<L>(s, thread)) continue;
-      bool inside;
-      const std::int64_t row = window.row_offset(chunk_row<L>(s, thread), inside);
-      store_chunk<T, Vec>(origin + row + chunk_column<L>(s, thread), &f.v[s * Vec]);
-    }
+    store_whole(out, tile, f);
   } else {
     const std::int64_t columns_left = window.columns_left();
     CARBIDE_TILE_UNROLL
