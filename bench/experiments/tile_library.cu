@@ -217,11 +217,19 @@ __device__ __forceinline__ void body(ctd::out_arg<ct::bf16, 2> y, ctd::in_arg<ct
   if constexpr (Whole) ctd::store_whole(y, y_coord, out);
   else ctd::store(y, y_coord, out);
 }
+#define PROBE_BODY_PARAMS                                                                                    \
+  ctd::out_arg<ct::bf16, 2> y, ctd::in_arg<ct::bf16, 2> x, ctd::in_arg<ct::bf16, 2> gamma,                   \
+      ctd::in_arg<ct::bf16, 2> beta, float eps, ctd::tile_coord<2> y_coord
+__device__ __forceinline__ void whole_body(PROBE_BODY_PARAMS) { body<true>(y, x, gamma, beta, eps, y_coord); }
+__device__ __forceinline__ void edge_inline(PROBE_BODY_PARAMS) { body<false>(y, x, gamma, beta, eps, y_coord); }
 // The edge body in a function of its own, not inlined: its registers are allocated apart from
 // the whole-tile body's, and only the blocks on an edge pay the call.
-__device__ __noinline__ void edge_body(ctd::out_arg<ct::bf16, 2> y, ctd::in_arg<ct::bf16, 2> x, ctd::in_arg<ct::bf16, 2> gamma,
-                                       ctd::in_arg<ct::bf16, 2> beta, float eps, ctd::tile_coord<2> y_coord) {
-  body<false>(y, x, gamma, beta, eps, y_coord);
+__device__ __noinline__ void edge_body(PROBE_BODY_PARAMS) { body<false>(y, x, gamma, beta, eps, y_coord); }
+// The whole-tile body once more for an output one tile wide (a row kernel's usual grid): the
+// column coordinate then is the constant 0, not a run-time value.
+__device__ __forceinline__ void whole_rows_body(PROBE_BODY_PARAMS) {
+  if (y.tiles[1] == 1) body<true>(y, x, gamma, beta, eps, ctd::tile_coord<2>{{int(blockIdx.x), 0}});
+  else body<true>(y, x, gamma, beta, eps, y_coord);
 }
 }  // namespace probe
 #define TILE_LAYERNORM_PROBE(NAME, BOUNDS, COORD, LOAD, STORE, MASKED)                                         \
@@ -246,9 +254,10 @@ __device__ __noinline__ void edge_body(ctd::out_arg<ct::bf16, 2> y, ctd::in_arg<
                                ctd::cast<float>(LOAD<S, L0>(beta, {0, 0}, static_cast<ct::bf16>(0))))));            \
   }
 TILE_LAYERNORM_PROBE(probe_whole_b6, (256, 6), ctd::block_coord(y), probe::load_whole, probe::store_whole, true)
-// The emitter's form since session 11: the body twice, for blocks whose tiles are all whole and
-// for the others (the library's load/store), chosen once per block.
-#define TILE_LAYERNORM_SPLIT(NAME, BOUNDS)                                                                     \
+// The two-body form the emitter wrote for a while in session 11 (measured, then reverted): the
+// body for blocks whose tiles are all whole (WHOLE) and for the others (EDGE), chosen once per
+// block; WHOLE and EDGE are probe:: functions of (y, x, gamma, beta, eps, y_coord).
+#define TILE_LAYERNORM_SPLIT(NAME, BOUNDS, WHOLE, EDGE)                                                       \
   extern "C" __global__ void __launch_bounds__ BOUNDS                                                        \
       NAME(::carbide::tile::detail::out_arg<::carbide::tile::bf16, 2> y,                                     \
            ::carbide::tile::detail::in_arg<::carbide::tile::bf16, 2> x,                                      \
@@ -258,56 +267,18 @@ TILE_LAYERNORM_PROBE(probe_whole_b6, (256, 6), ctd::block_coord(y), probe::load_
     using S = ct::shape<1, 4096>;                                                                            \
     const auto y_coord = ctd::block_coord(y);                                                                \
     const ctd::tile_coord<2> origin{{0, 0}};                                                                 \
-    if (probe::whole<S>(y, y_coord) && probe::whole<S>(x, y_coord) && probe::whole<S>(gamma, origin) &&           \
-        probe::whole<S>(beta, origin))                                                                         \
-      probe::body<true>(y, x, gamma, beta, eps, y_coord);                                                     \
+    if (probe::whole<S>(y, y_coord) && probe::whole<S>(x, y_coord) && probe::whole<S>(gamma, origin) &&     \
+        probe::whole<S>(beta, origin))                                                                       \
+      probe::WHOLE(y, x, gamma, beta, eps, y_coord);                                                         \
     else                                                                                                     \
-      probe::body<false>(y, x, gamma, beta, eps, y_coord);                                                    \
+      probe::EDGE(y, x, gamma, beta, eps, y_coord);                                                          \
   }
-// The same with the whole-tile body specialised once more for an output one tile wide (a row
-// kernel's usual grid): the column coordinate then is the constant 0, not a run-time value.
-#define TILE_LAYERNORM_SPLIT_ROWS(NAME, BOUNDS)                                                                \
-  extern "C" __global__ void __launch_bounds__ BOUNDS                                                        \
-      NAME(::carbide::tile::detail::out_arg<::carbide::tile::bf16, 2> y,                                     \
-           ::carbide::tile::detail::in_arg<::carbide::tile::bf16, 2> x,                                      \
-           ::carbide::tile::detail::in_arg<::carbide::tile::bf16, 2> gamma,                                  \
-           ::carbide::tile::detail::in_arg<::carbide::tile::bf16, 2> beta, float eps) {                      \
-    namespace ctd = ::carbide::tile::detail;                                                                 \
-    using S = ct::shape<1, 4096>;                                                                            \
-    const auto y_coord = ctd::block_coord(y);                                                                \
-    const ctd::tile_coord<2> origin{{0, 0}};                                                                 \
-    if (probe::whole<S>(y, y_coord) && probe::whole<S>(x, y_coord) && probe::whole<S>(gamma, origin) &&           \
-        probe::whole<S>(beta, origin)) {                                                                       \
-      if (y.tiles[1] == 1)                                                                                   \
-        probe::body<true>(y, x, gamma, beta, eps, ctd::tile_coord<2>{{int(blockIdx.x), 0}});                 \
-      else                                                                                                   \
-        probe::body<true>(y, x, gamma, beta, eps, y_coord);                                                  \
-    } else {                                                                                                 \
-      probe::body<false>(y, x, gamma, beta, eps, y_coord);                                                   \
-    }                                                                                                        \
-  }
-#define TILE_LAYERNORM_SPLIT_CALL(NAME, BOUNDS)                                                                \
-  extern "C" __global__ void __launch_bounds__ BOUNDS                                                        \
-      NAME(::carbide::tile::detail::out_arg<::carbide::tile::bf16, 2> y,                                     \
-           ::carbide::tile::detail::in_arg<::carbide::tile::bf16, 2> x,                                      \
-           ::carbide::tile::detail::in_arg<::carbide::tile::bf16, 2> gamma,                                  \
-           ::carbide::tile::detail::in_arg<::carbide::tile::bf16, 2> beta, float eps) {                      \
-    namespace ctd = ::carbide::tile::detail;                                                                 \
-    using S = ct::shape<1, 4096>;                                                                            \
-    const auto y_coord = ctd::block_coord(y);                                                                \
-    const ctd::tile_coord<2> origin{{0, 0}};                                                                 \
-    if (probe::whole<S>(y, y_coord) && probe::whole<S>(x, y_coord) && probe::whole<S>(gamma, origin) &&           \
-        probe::whole<S>(beta, origin))                                                                         \
-      probe::body<true>(y, x, gamma, beta, eps, y_coord);                                                    \
-    else                                                                                                     \
-      probe::edge_body(y, x, gamma, beta, eps, y_coord);                                                     \
-  }
-TILE_LAYERNORM_SPLIT_CALL(split_call_b6, (256, 6))
-TILE_LAYERNORM_SPLIT_CALL(split_call_b5, (256, 5))
-TILE_LAYERNORM_SPLIT_CALL(split_call_free, (256))
-TILE_LAYERNORM_SPLIT_ROWS(split_rows_b6, (256, 6))
-TILE_LAYERNORM_SPLIT(split_b6, (256, 6))
-TILE_LAYERNORM_SPLIT(split_b5, (256, 5))
+TILE_LAYERNORM_SPLIT(split_call_b6, (256, 6), whole_body, edge_body)
+TILE_LAYERNORM_SPLIT(split_call_b5, (256, 5), whole_body, edge_body)
+TILE_LAYERNORM_SPLIT(split_call_free, (256), whole_body, edge_body)
+TILE_LAYERNORM_SPLIT(split_rows_b6, (256, 6), whole_rows_body, edge_inline)
+TILE_LAYERNORM_SPLIT(split_b6, (256, 6), whole_body, edge_inline)
+TILE_LAYERNORM_SPLIT(split_b5, (256, 5), whole_body, edge_inline)
 TILE_LAYERNORM_PROBE(probe_coord_b8, (256, 8), probe::row_coord(), ctd::load, ctd::store, true)
 TILE_LAYERNORM_PROBE(probe_coord_b6, (256, 6), probe::row_coord(), ctd::load, ctd::store, true)
 TILE_LAYERNORM_PROBE(probe_coord_whole_b8, (256, 8), probe::row_coord(), probe::load_whole, probe::store_whole, true)
