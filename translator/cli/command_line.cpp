@@ -20,7 +20,7 @@ constexpr const char* kUsage =
     "usage: carbide translate FILE|DIR... -o OUT [--cuda-arch sm_90 ...] [--nvcc PATH]\n"
     "                         [-p BUILD_DIR] [-j N] [--checks GLOBS] [--file-prefix-map OLD=NEW]\n"
     "                         [--nvcc-timeout SECONDS] [--debug | --device-debug]\n"
-    "                         [--nvcc-flag FLAG ...] [-- CLANG_ARGS]\n"
+    "                         [--nvcc-flag FLAG ...] [--device-checks on|off] [-- CLANG_ARGS]\n"
     "       carbide check FILE... [-p BUILD_DIR] [--format clang|sarif] [--export-fixes F]\n"
     "                     [--checks GLOBS] [--warnings-as-errors GLOBS] [--report-unsafe]\n"
     "                     [-- CLANG_ARGS]\n"
@@ -59,7 +59,8 @@ po::options_description translate_options() {
       ("file-prefix-map", po::value<std::vector<std::string>>()->composing(), "OLD=NEW: generated files name paths under OLD as under NEW (repeatable; the last match wins)")
       ("debug", "line information for profilers and debuggers (nvcc -lineinfo): Nsight Compute and cuda-gdb show your own lines")
       ("device-debug", "full device debugging (nvcc -G): unoptimized device code that cuda-gdb can step through")
-      ("nvcc-flag", po::value<std::vector<std::string>>()->composing(), "a flag for nvcc's compile of the device code, e.g. --nvcc-flag=-maxrregcount=64 (repeatable)");
+      ("nvcc-flag", po::value<std::vector<std::string>>()->composing(), "a flag for nvcc's compile of the device code, e.g. --nvcc-flag=-maxrregcount=64 (repeatable)")
+      ("device-checks", po::value<std::string>(), "on (the default) or off: off compiles views without their bounds checks, only to measure what the checks cost");
   return options;
 }
 
@@ -205,14 +206,20 @@ CommandLine parse_command_line(int argc, const char* const* argv) {
     options.nvcc.line_info = values.count("debug") > 0;
     options.nvcc.device_debug = values.count("device-debug") > 0;
     if (values.count("nvcc-flag")) options.nvcc.extra_flags = values["nvcc-flag"].as<std::vector<std::string>>();
+    if (values.count("device-checks")) {
+      const std::string checks = values["device-checks"].as<std::string>();
+      if (checks != "on" && checks != "off")
+        throw std::invalid_argument("--device-checks takes on or off; got '" + checks + "'");
+      options.device_checks = checks == "on";
+    }
     if (result.format != "clang" || !result.export_fixes.empty() || result.report_unsafe)
       throw std::invalid_argument("--format, --export-fixes and --report-unsafe belong to check");
   } else if (values.count("output") || values.count("cuda-arch") || values.count("jobs") ||
              values.count("nvcc-timeout") || values.count("file-prefix-map") || values.count("debug") ||
-             values.count("device-debug") || values.count("nvcc-flag")) {
+             values.count("device-debug") || values.count("nvcc-flag") || values.count("device-checks")) {
     throw std::invalid_argument(
-        "-o, -j, --cuda-arch, --nvcc-timeout, --file-prefix-map, --debug, --device-debug and --nvcc-flag "
-        "belong to translate");
+        "-o, -j, --cuda-arch, --nvcc-timeout, --file-prefix-map, --debug, --device-debug, --nvcc-flag "
+        "and --device-checks belong to translate");
   }
   return result;
 }

@@ -140,7 +140,7 @@ void mark_narrow_witnesses(const std::vector<const clang::CallExpr*>& sources_32
 
 std::string generate_device_source(const model::Program& program, clang::ASTContext& context,
                                    const std::string& generated_name, const ProvenFacts& proven,
-                                   const tile::TilePrograms& tiles) {
+                                   const tile::TilePrograms& tiles, bool device_checks) {
   const clang::SourceManager& sources = context.getSourceManager();
   clang::Rewriter rewriter(const_cast<clang::SourceManager&>(sources), context.getLangOpts());
   mark_device_functions(program, rewriter);
@@ -150,10 +150,15 @@ std::string generate_device_source(const model::Program& program, clang::ASTCont
 
   const std::string source_name = llvm::sys::path::filename(program.source_path).str();
   std::string out = banner(source_name, "device code for nvcc");
-  out += "// Views are bounds-checked: an index past the end traps instead of reading another "
-         "allocation.\n// carbide::detail::in_range(i) marks a shared-memory index or a span read the "
-         "translator\n// proved inside its array or view for every thread the launch allows; it is "
-         "not checked again.\n#define CARBIDE_CHECKED 1\n#include <carbide/device.hpp>\n";
+  if (device_checks)
+    out += "// Views are bounds-checked: an index past the end traps instead of reading another "
+           "allocation.\n// carbide::detail::in_range(i) marks a shared-memory index or a span read the "
+           "translator\n// proved inside its array or view for every thread the launch allows; it is "
+           "not checked again.\n#define CARBIDE_CHECKED 1\n";
+  else
+    out += "// DEVICE CHECKS OFF (carbide translate --device-checks=off), for measuring what they cost:\n"
+           "// an index past a view's end reads or writes other memory. Never ship this.\n";
+  out += "#include <carbide/device.hpp>\n";
   if (!tiles.kernels().empty()) out += "#include <carbide/tile/device.hpp>\n";
   for (const std::string& header : program.device.std_includes) out += "#include <" + header + ">\n";
 

@@ -21,6 +21,7 @@ struct PipelineOptions {
   nvcc::NvccOptions nvcc;
   codegen::FilePrefixMap file_prefix_map;  // translate: for the paths the outputs name
   bool colors = false;
+  bool device_checks = true;  // translate --device-checks=off: views unchecked, for measurement
   std::string rule_pages_dir;  // check --format=sarif: where helpUri points (docs/rules' pages)
 };
 

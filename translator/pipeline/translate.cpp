@@ -113,7 +113,8 @@ Outcome translate_file(const std::string& path, const std::string& out_dir,
 
   const codegen::FilePrefixMap& paths = options.file_prefix_map;
   const std::string cuda = paths.map_line_directives(codegen::generate_device_source(
-      program, analysis->ast->getASTContext(), cu_name, analysis->proven, *analysis->tiles));
+      program, analysis->ast->getASTContext(), cu_name, analysis->proven, *analysis->tiles,
+      options.device_checks));
   const nvcc::NvccResult compiled =
       nvcc::compile(options.nvcc, cuda, cu_name, codegen::exact_blocks(program, *analysis->tiles),
                     output::read_previous_image(out.str().str(), stem));
