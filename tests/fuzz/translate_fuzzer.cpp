@@ -70,7 +70,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   auto analysis = pipeline::analyze(setup.input_path, setup.options, diagnostics);
   if (!analysis) return 0;
   analysis->engine->print_text(diagnostics, /*colors=*/false);
-  diag::SarifLog sarif(pipeline::rule_descriptors());
+  diag::SarifLog sarif(pipeline::rule_descriptors(), setup.options.rule_pages_dir);
   sarif.add(analysis->engine->findings(), analysis->ast->getSourceManager());
   (void)sarif.str();
   if (!analysis->failed() && analysis->program.kernel_count() > 0) generate(*analysis);
