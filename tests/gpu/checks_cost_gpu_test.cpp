@@ -4,23 +4,11 @@
 #include "gpu_kernels.carbide.hpp"
 #include "gpu_test_support.hpp"
 
-#include <limits>
-#include <random>
 #include <vector>
 
 namespace {
 
 constexpr unsigned kBlock = 256;
-
-std::vector<float> random_floats(std::size_t n) {
-  std::mt19937 generator(std::random_device{}());
-  std::uniform_real_distribution<float> distribution(-1.f, 1.f);
-  std::vector<float> values(n);
-  for (float& v : values) v = distribution(generator);
-  return values;
-}
-
-std::vector<float> poisoned(std::size_t n) { return std::vector<float>(n, std::numeric_limits<float>::quiet_NaN()); }
 
 TEST(ChecksCost, WholeChunkStoresWriteEveryElementOnce) {
   CARBIDE_REQUIRE_DEVICE();

@@ -13,18 +13,6 @@ namespace {
 
 constexpr unsigned kBlock = 256;
 
-std::vector<float> random_floats(std::size_t n) {
-  std::mt19937 generator(std::random_device{}());
-  std::uniform_real_distribution<float> distribution(-1.f, 1.f);
-  std::vector<float> values(n);
-  for (float& v : values) v = distribution(generator);
-  return values;
-}
-
-std::vector<float> poisoned(std::size_t n) {
-  return std::vector<float>(n, std::numeric_limits<float>::quiet_NaN());
-}
-
 TEST(Vocabulary, BlockTreeAndWarpPartialsSumAllElements) {
   CARBIDE_REQUIRE_DEVICE();
   auto ctx = carbide::Context::create(0);
