@@ -14,22 +14,27 @@
 
 namespace {
 
-// Installed, the headers sit in ../include beside bin/; in a build tree, in the source tree.
+// The directory `relative` under the prefix this carbide is installed in (the parent of its
+// bin/), where `witness` (a path inside it; "" for the directory itself) exists; else `fallback`,
+// the source or build tree's copy, for a carbide run from its build tree.
+std::string installed_or(const char* argv0, llvm::StringRef relative, llvm::StringRef witness,
+                         const char* fallback) {
+  const std::string exe = llvm::sys::fs::getMainExecutable(argv0, reinterpret_cast<void*>(&installed_or));
+  llvm::SmallString<256> dir(llvm::sys::path::parent_path(llvm::sys::path::parent_path(exe)));
+  llvm::sys::path::append(dir, relative);
+  llvm::SmallString<256> probe(dir);
+  llvm::sys::path::append(probe, witness);
+  return llvm::sys::fs::exists(probe) ? dir.str().str() : fallback;
+}
+
+// Carbide's runtime headers.
 std::string runtime_include_dir(const char* argv0) {
-  const std::string exe = llvm::sys::fs::getMainExecutable(argv0, reinterpret_cast<void*>(&runtime_include_dir));
-  llvm::SmallString<256> installed(llvm::sys::path::parent_path(llvm::sys::path::parent_path(exe)));
-  llvm::sys::path::append(installed, "include");
-  if (llvm::sys::fs::exists(installed + "/carbide/carbide.hpp")) return installed.str().str();
-  return CARBIDE_SOURCE_INCLUDE_DIR;
+  return installed_or(argv0, "include", "carbide/carbide.hpp", CARBIDE_SOURCE_INCLUDE_DIR);
 }
 
 // Where find_package(Carbide) finds this carbide: its install, or the build tree it came from.
 std::string package_dir(const char* argv0) {
-  const std::string exe = llvm::sys::fs::getMainExecutable(argv0, reinterpret_cast<void*>(&package_dir));
-  llvm::SmallString<256> installed(llvm::sys::path::parent_path(llvm::sys::path::parent_path(exe)));
-  llvm::sys::path::append(installed, "lib", "cmake", "Carbide");
-  if (llvm::sys::fs::exists(installed + "/CarbideConfig.cmake")) return installed.str().str();
-  return CARBIDE_BUILD_TREE_PACKAGE_DIR;
+  return installed_or(argv0, "lib/cmake/Carbide", "CarbideConfig.cmake", CARBIDE_BUILD_TREE_PACKAGE_DIR);
 }
 
 // The headers of the toolkit whose nvcc compiles the device code, so that a file including
@@ -41,13 +46,9 @@ std::string cuda_include_dir(const carbide::nvcc::NvccOptions& nvcc_options) {
   return carbide::nvcc::toolkit_include_dir(*nvcc);
 }
 
-// The rule pages SARIF links to: the installed copy beside bin/, else the source tree's.
+// The rule pages SARIF links to.
 std::string rule_pages_dir(const char* argv0) {
-  const std::string exe = llvm::sys::fs::getMainExecutable(argv0, reinterpret_cast<void*>(&rule_pages_dir));
-  llvm::SmallString<256> installed(llvm::sys::path::parent_path(llvm::sys::path::parent_path(exe)));
-  llvm::sys::path::append(installed, "share", "doc", "carbide", "rules");
-  if (llvm::sys::fs::is_directory(installed)) return installed.str().str();
-  return CARBIDE_SOURCE_RULE_PAGES;
+  return installed_or(argv0, "share/doc/carbide/rules", "", CARBIDE_SOURCE_RULE_PAGES);
 }
 
 carbide::pipeline::PipelineOptions resolved_options(const carbide::cli::CommandLine& command,
