@@ -25,30 +25,38 @@ inline void check(cudaError_t result, const char* what) {
   }
 }
 
-// Median device milliseconds per launch: each sample times `batch` back-to-back launches
-// between two events, so the launches queue up and host-side launch cost (reported apart, by
-// host_us_per_launch) does not leave the GPU idle inside the measurement.
-inline double median_ms(const std::function<void()>& launch, int warmup = 10, int samples = 30,
-                 int batch = 10) {
-  for (int i = 0; i < warmup; ++i) launch();
+// Median device milliseconds per launch of each of `launches`: each sample times `batch`
+// back-to-back launches between two events, so the launches queue up and host-side launch cost
+// (reported apart, by host_us_per_launch) does not leave the GPU idle inside the measurement.
+// The versions take turns, one batch each a round, so that a drift of the clocks over the run
+// falls on all of them alike instead of on whichever ran last.
+inline std::vector<double> median_ms_each(const std::vector<std::function<void()>>& launches, int warmup = 10,
+                                          int samples = 30, int batch = 10) {
+  for (const auto& launch : launches)
+    for (int i = 0; i < warmup; ++i) launch();
   check(cudaDeviceSynchronize(), "warm-up");
   cudaEvent_t start, stop;
   check(cudaEventCreate(&start), "cudaEventCreate");
   check(cudaEventCreate(&stop), "cudaEventCreate");
-  std::vector<float> times;
-  for (int i = 0; i < samples; ++i) {
-    check(cudaEventRecord(start, nullptr), "cudaEventRecord");
-    for (int j = 0; j < batch; ++j) launch();
-    check(cudaEventRecord(stop, nullptr), "cudaEventRecord");
-    check(cudaEventSynchronize(stop), "cudaEventSynchronize");
-    float ms = 0;
-    check(cudaEventElapsedTime(&ms, start, stop), "cudaEventElapsedTime");
-    times.push_back(ms / batch);
-  }
+  std::vector<std::vector<float>> times(launches.size());
+  for (int i = 0; i < samples; ++i)
+    for (std::size_t v = 0; v < launches.size(); ++v) {
+      check(cudaEventRecord(start, nullptr), "cudaEventRecord");
+      for (int j = 0; j < batch; ++j) launches[v]();
+      check(cudaEventRecord(stop, nullptr), "cudaEventRecord");
+      check(cudaEventSynchronize(stop), "cudaEventSynchronize");
+      float ms = 0;
+      check(cudaEventElapsedTime(&ms, start, stop), "cudaEventElapsedTime");
+      times[v].push_back(ms / batch);
+    }
   cudaEventDestroy(start);
   cudaEventDestroy(stop);
-  std::sort(times.begin(), times.end());
-  return times[times.size() / 2];
+  std::vector<double> medians;
+  for (std::vector<float>& t : times) {
+    std::sort(t.begin(), t.end());
+    medians.push_back(t[t.size() / 2]);
+  }
+  return medians;
 }
 
 // Host microseconds to issue one launch, while the GPU is kept busy by the earlier ones.
@@ -73,18 +81,27 @@ inline std::vector<float> random_floats(std::size_t n, std::mt19937& generator) 
   return values;
 }
 
-// A copy of `bytes / 2` bytes moves `bytes` (read + write): the memory-bound ceiling.
-inline double copy_ms(double bytes) {
-  const std::size_t half = std::size_t(bytes / 2);
-  void *src = nullptr, *dst = nullptr;
-  check(cudaMalloc(&src, half), "cudaMalloc");
-  check(cudaMalloc(&dst, half), "cudaMalloc");
-  check(cudaMemset(src, 1, half), "cudaMemset");
-  const double ms = median_ms([&] { cudaMemcpyAsync(dst, src, half, cudaMemcpyDeviceToDevice, nullptr); });
-  cudaFree(src);
-  cudaFree(dst);
-  return ms;
-}
+// A device-to-device copy of `bytes / 2` bytes, which moves `bytes` (read + write): the
+// memory-bound ceiling, timed in turn with the versions it bounds.
+class CopyCeiling {
+ public:
+  explicit CopyCeiling(double bytes) : half_(std::size_t(bytes / 2)) {
+    check(cudaMalloc(&src_, half_), "cudaMalloc");
+    check(cudaMalloc(&dst_, half_), "cudaMalloc");
+    check(cudaMemset(src_, 1, half_), "cudaMemset");
+  }
+  CopyCeiling(const CopyCeiling&) = delete;
+  CopyCeiling& operator=(const CopyCeiling&) = delete;
+  ~CopyCeiling() {
+    cudaFree(src_);
+    cudaFree(dst_);
+  }
+  void operator()() const { cudaMemcpyAsync(dst_, src_, half_, cudaMemcpyDeviceToDevice, nullptr); }
+
+ private:
+  std::size_t half_;
+  void *src_ = nullptr, *dst_ = nullptr;
+};
 
 inline double relative_difference(const std::vector<float>& result, const std::vector<float>& reference) {
   double error = 0, norm = 0;
@@ -108,7 +125,9 @@ struct Row {
 inline Row measure(std::string name, double bytes, const std::function<void()>& carbide,
             const std::function<void()>& twin,
             const std::function<std::vector<float>()>& output = nullptr) {
-  Row row{std::move(name), bytes, median_ms(carbide), median_ms(twin), copy_ms(bytes), 0, 0};
+  const CopyCeiling copy(bytes);
+  const std::vector<double> ms = median_ms_each({carbide, twin, [&] { copy(); }});
+  Row row{std::move(name), bytes, ms[0], ms[1], ms[2], 0, 0};
   if (output) {
     carbide();
     const std::vector<float> from_carbide = output();

@@ -273,6 +273,33 @@ TILE_LAYERNORM_PROBE(probe_whole_b6, (256, 6), ctd::block_coord(y), probe::load_
     else                                                                                                     \
       probe::EDGE(y, x, gamma, beta, eps, y_coord);                                                          \
   }
+// Steps (2026-12-04, session 12) from the fast probe (row coordinate, whole path only) toward the
+// split form, one piece at a time: the library's load_whole (S1), block_coord instead of the row
+// coordinate (S2), the four whole_and_aligned tests before the body with no edge body (S3, S3b).
+namespace probe {
+template <class Shape, class Layout, class T, int Rank, class Pad>
+__device__ ctd::frag<T, Shape, Layout> lib_load_whole(const ctd::in_arg<T, Rank>& in, const ctd::tile_coord<Rank>& tile, Pad) {
+  return ctd::load_whole<Shape, Layout>(in, tile);
+}
+}  // namespace probe
+#define TILE_LAYERNORM_TESTED(NAME, BOUNDS, COORD)                                                            \
+  extern "C" __global__ void __launch_bounds__ BOUNDS                                                        \
+      NAME(::carbide::tile::detail::out_arg<::carbide::tile::bf16, 2> y,                                     \
+           ::carbide::tile::detail::in_arg<::carbide::tile::bf16, 2> x,                                      \
+           ::carbide::tile::detail::in_arg<::carbide::tile::bf16, 2> gamma,                                  \
+           ::carbide::tile::detail::in_arg<::carbide::tile::bf16, 2> beta, float eps) {                      \
+    namespace ctd = ::carbide::tile::detail;                                                                 \
+    using S = ct::shape<1, 4096>;                                                                            \
+    const auto y_coord = COORD;                                                                              \
+    const ctd::tile_coord<2> origin{{0, 0}};                                                                 \
+    if (probe::whole<S>(y, y_coord) && probe::whole<S>(x, y_coord) && probe::whole<S>(gamma, origin) &&     \
+        probe::whole<S>(beta, origin))                                                                       \
+      probe::whole_body(y, x, gamma, beta, eps, y_coord);                                                    \
+  }
+TILE_LAYERNORM_PROBE(step1_lib_whole, (256, 6), probe::row_coord(), probe::lib_load_whole, ctd::store_whole, true)
+TILE_LAYERNORM_PROBE(step2_lib_whole_block_coord, (256, 6), ctd::block_coord(y), probe::lib_load_whole, ctd::store_whole, true)
+TILE_LAYERNORM_TESTED(step3_tested_row_coord, (256, 6), probe::row_coord())
+TILE_LAYERNORM_TESTED(step3b_tested_block_coord, (256, 6), ctd::block_coord(y))
 TILE_LAYERNORM_SPLIT(split_call_b6, (256, 6), whole_body, edge_body)
 TILE_LAYERNORM_SPLIT(split_call_b5, (256, 5), whole_body, edge_body)
 TILE_LAYERNORM_SPLIT(split_call_free, (256), whole_body, edge_body)
@@ -692,6 +719,11 @@ const LayernormPlan kLayernorm[] = {
     {"tile layernorm <1,4096> t256 v8", tile_layernorm_4096_t256, 256},
     {"tile layernorm <1,4096> t256 v8 minblocks 5", tile_layernorm_4096_t256_b5, 256},
     {"tile layernorm <1,4096> t256 v8 minblocks 6", tile_layernorm_4096_t256_b6, 256},
+    {"S0 probe: row coord + whole path only, min 6", probe_coord_whole_b6, 256},
+    {"S1 = S0 with the library's load_whole", step1_lib_whole, 256},
+    {"S2 = S1 with block_coord", step2_lib_whole_block_coord, 256},
+    {"S3 = whole tests + whole body (row coord), no edge body", step3_tested_row_coord, 256},
+    {"S3b = whole tests + whole body (block_coord), no edge body", step3b_tested_block_coord, 256},
     {"emitted form (whole-tile body + edge body), min 6", split_b6, 256},
     {"emitted form (whole-tile body + edge body), min 5", split_b5, 256},
     {"emitted form + whole body for one-tile-wide outputs, min 6", split_rows_b6, 256},
