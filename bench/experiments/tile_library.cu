@@ -75,6 +75,13 @@ TILE_SOFTMAX(tile_softmax_2x1024_t64, (64), 64, 4, 2, 1024)
 TILE_SOFTMAX(tile_softmax_4x1024_t256, (256), 256, 4, 4, 1024)
 TILE_SOFTMAX(tile_softmax_8x1024_t256, (256), 256, 4, 8, 1024)
 
+// The signature every layernorm variant below shares: y = layernorm(x) · gamma + beta, bf16.
+#define LAYERNORM_ENTRY(NAME, BOUNDS)                                                                           \
+  extern "C" __global__ void __launch_bounds__ BOUNDS NAME(                                                    \
+      ::carbide::tile::detail::out_arg<::carbide::tile::bf16, 2> y, ::carbide::tile::detail::in_arg<::carbide::tile::bf16, 2> x, \
+      ::carbide::tile::detail::in_arg<::carbide::tile::bf16, 2> gamma,                                          \
+      ::carbide::tile::detail::in_arg<::carbide::tile::bf16, 2> beta, float eps)
+
 // template <int N> layernorm_rows(ct::out<ct::bf16, ct::shape<1, N>> y, ct::in<ct::bf16, 2> x,
 //                                 ct::in<ct::bf16, 2> gamma, ct::in<ct::bf16, 2> beta, float eps) {
 //   auto t = ct::cast<float>(ct::load_like(x, y));
@@ -86,11 +93,7 @@ TILE_SOFTMAX(tile_softmax_8x1024_t256, (256), 256, 4, 8, 1024)
 //   y.store(ct::cast<ct::bf16>(d * ct::bcast<1>(ct::rsqrt(var + eps), d) * g + b));
 // }
 #define TILE_LAYERNORM(NAME, BOUNDS, THREADS, VEC, N)                                                      \
-  extern "C" __global__ void __launch_bounds__ BOUNDS                                            \
-      NAME(::carbide::tile::detail::out_arg<::carbide::tile::bf16, 2> y,                                       \
-           ::carbide::tile::detail::in_arg<::carbide::tile::bf16, 2> x,                                        \
-           ::carbide::tile::detail::in_arg<::carbide::tile::bf16, 2> gamma,                                    \
-           ::carbide::tile::detail::in_arg<::carbide::tile::bf16, 2> beta, float eps) {                        \
+  LAYERNORM_ENTRY(NAME, BOUNDS) {                                                                        \
     namespace ctd = ::carbide::tile::detail;                                                                   \
     using L0 = ctd::blocked<THREADS, VEC>;                                                                     \
     const auto y_coord = ctd::block_coord(y);                                                                  \
@@ -105,11 +108,7 @@ TILE_SOFTMAX(tile_softmax_8x1024_t256, (256), 256, 4, 8, 1024)
 // The same with the two parameter loads placed first (a reordering the emitter may make: loads of
 // inputs have no dependences), so that their latency overlaps the statistics.
 #define TILE_LAYERNORM_LOADS_FIRST(NAME, BOUNDS, THREADS, VEC, N)                                          \
-  extern "C" __global__ void __launch_bounds__ BOUNDS                                                        \
-      NAME(::carbide::tile::detail::out_arg<::carbide::tile::bf16, 2> y,                                     \
-           ::carbide::tile::detail::in_arg<::carbide::tile::bf16, 2> x,                                      \
-           ::carbide::tile::detail::in_arg<::carbide::tile::bf16, 2> gamma,                                  \
-           ::carbide::tile::detail::in_arg<::carbide::tile::bf16, 2> beta, float eps) {                      \
+  LAYERNORM_ENTRY(NAME, BOUNDS) {                                                                        \
     namespace ctd = ::carbide::tile::detail;                                                                 \
     using L0 = ctd::blocked<THREADS, VEC>;                                                                   \
     const auto y_coord = ctd::block_coord(y);                                                                \
@@ -124,11 +123,7 @@ TILE_SOFTMAX(tile_softmax_8x1024_t256, (256), 256, 4, 8, 1024)
 // samples/tile_layernorm as the emitter writes it (2026-12-04): the row's length n at run time,
 // the padding masked out of the variance with iota and select, gamma and beta loaded last.
 #define TILE_LAYERNORM_SAMPLE(NAME, BOUNDS, THREADS, VEC, N)                                                   \
-  extern "C" __global__ void __launch_bounds__ BOUNDS                                                        \
-      NAME(::carbide::tile::detail::out_arg<::carbide::tile::bf16, 2> y,                                     \
-           ::carbide::tile::detail::in_arg<::carbide::tile::bf16, 2> x,                                      \
-           ::carbide::tile::detail::in_arg<::carbide::tile::bf16, 2> gamma,                                  \
-           ::carbide::tile::detail::in_arg<::carbide::tile::bf16, 2> beta, float eps) {                      \
+  LAYERNORM_ENTRY(NAME, BOUNDS) {                                                                        \
     namespace ctd = ::carbide::tile::detail;                                                                 \
     using L0 = ctd::blocked<THREADS, VEC>;                                                                   \
     const auto y_coord = ctd::block_coord(y);                                                                \
@@ -233,11 +228,7 @@ __device__ __forceinline__ void whole_rows_body(PROBE_BODY_PARAMS) {
 }
 }  // namespace probe
 #define TILE_LAYERNORM_PROBE(NAME, BOUNDS, COORD, LOAD, STORE, MASKED)                                         \
-  extern "C" __global__ void __launch_bounds__ BOUNDS                                                        \
-      NAME(::carbide::tile::detail::out_arg<::carbide::tile::bf16, 2> y,                                     \
-           ::carbide::tile::detail::in_arg<::carbide::tile::bf16, 2> x,                                      \
-           ::carbide::tile::detail::in_arg<::carbide::tile::bf16, 2> gamma,                                  \
-           ::carbide::tile::detail::in_arg<::carbide::tile::bf16, 2> beta, float eps) {                      \
+  LAYERNORM_ENTRY(NAME, BOUNDS) {                                                                        \
     namespace ctd = ::carbide::tile::detail;                                                                 \
     using L0 = ctd::blocked<256, 8>;                                                                         \
     using S = ct::shape<1, 4096>;                                                                            \
@@ -258,11 +249,7 @@ TILE_LAYERNORM_PROBE(probe_whole_b6, (256, 6), ctd::block_coord(y), probe::load_
 // body for blocks whose tiles are all whole (WHOLE) and for the others (EDGE), chosen once per
 // block; WHOLE and EDGE are probe:: functions of (y, x, gamma, beta, eps, y_coord).
 #define TILE_LAYERNORM_SPLIT(NAME, BOUNDS, WHOLE, EDGE)                                                       \
-  extern "C" __global__ void __launch_bounds__ BOUNDS                                                        \
-      NAME(::carbide::tile::detail::out_arg<::carbide::tile::bf16, 2> y,                                     \
-           ::carbide::tile::detail::in_arg<::carbide::tile::bf16, 2> x,                                      \
-           ::carbide::tile::detail::in_arg<::carbide::tile::bf16, 2> gamma,                                  \
-           ::carbide::tile::detail::in_arg<::carbide::tile::bf16, 2> beta, float eps) {                      \
+  LAYERNORM_ENTRY(NAME, BOUNDS) {                                                                        \
     namespace ctd = ::carbide::tile::detail;                                                                 \
     using S = ct::shape<1, 4096>;                                                                            \
     const auto y_coord = ctd::block_coord(y);                                                                \
@@ -283,11 +270,7 @@ __device__ ctd::frag<T, Shape, Layout> lib_load_whole(const ctd::in_arg<T, Rank>
 }
 }  // namespace probe
 #define TILE_LAYERNORM_TESTED(NAME, BOUNDS, COORD)                                                            \
-  extern "C" __global__ void __launch_bounds__ BOUNDS                                                        \
-      NAME(::carbide::tile::detail::out_arg<::carbide::tile::bf16, 2> y,                                     \
-           ::carbide::tile::detail::in_arg<::carbide::tile::bf16, 2> x,                                      \
-           ::carbide::tile::detail::in_arg<::carbide::tile::bf16, 2> gamma,                                  \
-           ::carbide::tile::detail::in_arg<::carbide::tile::bf16, 2> beta, float eps) {                      \
+  LAYERNORM_ENTRY(NAME, BOUNDS) {                                                                        \
     namespace ctd = ::carbide::tile::detail;                                                                 \
     using S = ct::shape<1, 4096>;                                                                            \
     const auto y_coord = COORD;                                                                              \

@@ -79,6 +79,33 @@ std::uint64_t tile_grid(const char* kernel, std::initializer_list<OutputTiles> o
   return blocks;
 }
 
+bool whole_row_tiles(const TileExtents& out, std::initializer_list<std::int64_t> tile) {
+  if (!out.aligned16 || std::size_t(out.rank) != tile.size()) return false;
+  int axis = 0;
+  for (std::int64_t extent : tile) {
+    const std::int64_t length = out.extent[axis];
+    if (axis == 0 ? length % extent != 0 : length != extent) return false;
+    ++axis;
+  }
+  return true;
+}
+
+bool covers(const TileExtents& in, const TileExtents& out) {
+  if (!in.aligned16 || in.rank != out.rank) return false;
+  for (int axis = 0; axis < in.rank; ++axis)
+    if (in.extent[axis] < out.extent[axis]) return false;
+  return true;
+}
+
+bool covers_tile(const TileExtents& in, std::initializer_list<std::int64_t> at, std::initializer_list<std::int64_t> tile) {
+  if (!in.aligned16 || std::size_t(in.rank) != at.size() || at.size() != tile.size()) return false;
+  const std::int64_t* index = at.begin();
+  const std::int64_t* extent = tile.begin();
+  for (int axis = 0; axis < in.rank; ++axis)
+    if ((index[axis] + 1) * extent[axis] > in.extent[axis]) return false;
+  return true;
+}
+
 }  // namespace carbide::detail
 
 namespace carbide::detail {

@@ -1,5 +1,6 @@
 // Kernels the GPU tests launch through their generated module.
 #include <carbide/carbide.hpp>
+#include <carbide/tile.hpp>
 
 #include "particles.hpp"
 
@@ -433,3 +434,17 @@ void window_sums(carbide::span<const float> in, carbide::disjoint_span<float> ou
 }
 
 }  // namespace gpu_vocabulary
+
+namespace gpu_tiles {
+
+namespace ct = carbide::tile;
+
+// Rows scaled by a row of weights every block reads at a constant tile index: the stub runs the
+// entry without edge tests when x, y and w hold every tile whole, the masked one otherwise.
+CARBIDE_TILE_KERNEL
+void scale_rows(ct::out<float, ct::shape<1, 512>> y, ct::in<float, 2> x, ct::in<float, 2> w) {
+  auto pw = w.partition(ct::shape<1, 512>{});
+  y.store(ct::load_like(x, y) * pw.load(0, 0));
+}
+
+}  // namespace gpu_tiles

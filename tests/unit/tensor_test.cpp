@@ -203,4 +203,50 @@ TEST(TileLaunch, GemmOperandsMustMultiplyAndHaveSixteenByteRows) {
   EXPECT_THROW(check_gemm_operands("k", {"c", c, 1}, {"a", a, 0}, {"b", b, 1}), carbide::LaunchContractError);
 }
 
+// The whole-launch terms: only shapes where every tile lies inside, aligned, and the tiles run
+// along the first axis pass.
+using carbide::detail::covers;
+using carbide::detail::covers_tile;
+using carbide::detail::TileExtents;
+using carbide::detail::whole_row_tiles;
+
+TEST(WholeLaunch, OutputsPassWhenWholeAlignedAndOneTileAcross) {
+  const std::int64_t rows[] = {300, 1024};
+  EXPECT_TRUE(whole_row_tiles({rows, 2, 1}, {1, 1024}));
+  EXPECT_TRUE(whole_row_tiles({rows, 2, 1}, {4, 1024}));
+  EXPECT_FALSE(whole_row_tiles({rows, 2, 0}, {1, 1024}));    // not aligned
+  EXPECT_FALSE(whole_row_tiles({rows, 2, 1}, {7, 1024}));    // 300 rows are not whole tiles of 7
+  EXPECT_FALSE(whole_row_tiles({rows, 2, 1}, {1, 512}));     // two tiles across
+  EXPECT_FALSE(whole_row_tiles({rows, 2, 1}, {1, 2048}));    // a partial tile across
+  EXPECT_FALSE(whole_row_tiles({rows, 2, 1}, {1, 1024, 1}));  // another rank
+  const std::int64_t flat[] = {1 << 20};
+  EXPECT_TRUE(whole_row_tiles({flat, 1, 1}, {4096}));
+  EXPECT_FALSE(whole_row_tiles({flat, 1, 1}, {3000}));
+}
+
+TEST(WholeLaunch, InputsPassWhenEveryTileReadLiesInside) {
+  const std::int64_t out[] = {300, 1024}, same[] = {300, 1024}, larger[] = {301, 2048}, shorter[] = {299, 1024};
+  EXPECT_TRUE(covers({same, 2, 1}, {out, 2, 1}));
+  EXPECT_TRUE(covers({larger, 2, 1}, {out, 2, 1}));
+  EXPECT_FALSE(covers({shorter, 2, 1}, {out, 2, 1}));
+  EXPECT_FALSE(covers({same, 2, 0}, {out, 2, 1}));
+  const std::int64_t row[] = {1, 1024};
+  EXPECT_TRUE(covers_tile({row, 2, 1}, {0, 0}, {1, 1024}));
+  EXPECT_FALSE(covers_tile({row, 2, 1}, {0, 1}, {1, 1024}));  // the second tile across is outside
+  EXPECT_FALSE(covers_tile({row, 2, 1}, {0, 0}, {1, 2048}));
+  EXPECT_FALSE(covers_tile({row, 2, 0}, {0, 0}, {1, 1024}));
+  EXPECT_FALSE(covers_tile({row, 2, 1}, {0}, {1024}));  // another rank
+}
+
+TEST(WholeLaunch, ExtentsComeFromTheArguments) {
+  ct::detail::in_arg<float, 2> in{};
+  in.extent[0] = 3;
+  in.extent[1] = 8;
+  in.aligned16 = 1;
+  const TileExtents extents = carbide::detail::tile_extents(in);
+  EXPECT_EQ(extents.rank, 2);
+  EXPECT_EQ(extents.extent[1], 8);
+  EXPECT_EQ(extents.aligned16, 1);
+}
+
 }  // namespace

@@ -83,11 +83,31 @@ std::string launch_attributes(const model::Kernel& kernel) {
          (bounds && bounds->min_blocks > 0 ? ", " + std::to_string(bounds->min_blocks) : "") + ") ";
 }
 
+// Whether a kernel's own body loops with carbide::thread::grid_stride.
+class GridStrideFinder : public clang::RecursiveASTVisitor<GridStrideFinder> {
+ public:
+  bool found = false;
+  bool VisitCallExpr(clang::CallExpr* call) {
+    found = found || model::vocabulary::is_grid_stride(call);
+    return !found;
+  }
+};
+
+bool loops_grid_stride(const model::Kernel& kernel) {
+  GridStrideFinder finder;
+  if (kernel.decl->getBody()) finder.TraverseStmt(kernel.decl->getBody());
+  return finder.found;
+}
+
 // The contract's block, told to the compiler. A kernel whose launch bounds ask for several
 // blocks per SM has a register budget someone tuned: there constant block dimensions let the
 // compiler keep more values live and spill (samples/sgemm: 40 bytes, 0.91 of its twin, where
-// without them it ran at 0.99), so it is told only the thread indexes' bounds.
+// without them it ran at 0.99), so it is told only the thread indexes' bounds. A grid-stride
+// kernel is told nothing: it reads the block's size once, for its stride, and with the size
+// constant ptxas scheduled samples/histogram's loop test after its atomics, 0.982 of the twin
+// against 0.999 without (bench/results/2026-12-04-h200-session12.md).
 std::string block_assumption(const model::Kernel& kernel) {
+  if (loops_grid_stride(kernel)) return "";
   const auto& block = kernel.contract->parsed->block;
   const bool register_budget = kernel.bounds && kernel.bounds->min_blocks > 0;
   return std::string("  ::carbide::detail::") + (register_budget ? "assume_thread_indexes<" : "assume_block_shape<") +
@@ -181,8 +201,11 @@ std::string generate_device_source(const model::Program& program, clang::ASTCont
 
 nvcc::ExactBlocks exact_blocks(const model::Program& program, const tile::TilePrograms& tiles) {
   nvcc::ExactBlocks blocks;
-  for (const tile::PlannedKernel& kernel : tiles.kernels())
+  for (const tile::PlannedKernel& kernel : tiles.kernels()) {
     blocks[kernel.model.kernel->entry_name] = {std::uint64_t(kernel.plan.threads), 1, 1};
+    if (kernel.plan.whole_launch)
+      blocks[tile::whole_entry_name(kernel.model.kernel->entry_name)] = {std::uint64_t(kernel.plan.threads), 1, 1};
+  }
   for (const model::Module& module : program.modules)
     for (const model::Kernel& kernel : module.kernels)
       if (kernel.has_valid_contract()) blocks[kernel.entry_name] = kernel.contract->parsed->block;

@@ -367,12 +367,22 @@ std::string generate_host_stubs(const model::Program& program, const ModuleImage
       else if (kernel.has_contract()) text += contract_constant(kernel);
     text += "}  // namespace\n\nModule load(const carbide::Context& context) {\n"
             "  return Module(carbide::detail::LoadedModule(context, kModuleImage, {";
-    for (std::size_t i = 0; i < module.kernels.size(); ++i)
-      text += std::string(i ? ", " : "") + c_string(module.kernels[i].entry_name);
+    // The kernels' entries in order, then the whole-launch entries of the tile kernels that have one.
+    std::vector<std::string> entries;
+    for (const model::Kernel& kernel : module.kernels) entries.push_back(kernel.entry_name);
+    std::vector<std::optional<std::size_t>> whole_entries;
+    for (const model::Kernel& kernel : module.kernels) {
+      whole_entries.emplace_back();
+      if (!kernel.is_tile || !tiles.find(kernel)->plan.whole_launch) continue;
+      whole_entries.back() = entries.size();
+      entries.push_back(tile::whole_entry_name(kernel.entry_name));
+    }
+    for (std::size_t i = 0; i < entries.size(); ++i) text += std::string(i ? ", " : "") + c_string(entries[i]);
     text += "}));\n}\n\n";
     for (std::size_t i = 0; i < module.kernels.size(); ++i) {
       const model::Kernel& kernel = module.kernels[i];
-      text += kernel.is_tile ? tile_kernel_definition(kernel, i, tiles.find(kernel)->plan, parameter_list(kernel))
+      text += kernel.is_tile ? tile_kernel_definition(kernel, {i, whole_entries[i]}, tiles.find(kernel)->plan,
+                                                      parameter_list(kernel))
                              : kernel_definitions(kernel, i, claims);
     }
     text += close_namespaces(module.namespace_path);

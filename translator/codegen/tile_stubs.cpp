@@ -16,6 +16,29 @@ std::string names_of(const model::Kernel& kernel, model::ParamKind kind) {
   return names;
 }
 
+std::string integers(const std::vector<std::int64_t>& values) {
+  std::string text;
+  for (std::int64_t value : values) text += (text.empty() ? "" : ", ") + std::to_string(value);
+  return "{" + text + "}";
+}
+
+std::string extents_of(const std::string& param) { return "carbide::detail::tile_extents(" + param + "_arg)"; }
+
+// The whole-launch test of the plan, as the stub evaluates it (runtime/include/carbide/tile_launch.hpp).
+std::string whole_launch_test(const tile::WholeLaunch& whole) {
+  std::vector<std::string> terms;
+  for (const auto& [output, tile] : whole.outputs)
+    terms.push_back("carbide::detail::whole_row_tiles(" + extents_of(output) + ", " + integers(tile) + ")");
+  for (const auto& read : whole.like_reads)
+    terms.push_back("carbide::detail::covers(" + extents_of(read.input) + ", " + extents_of(read.output) + ")");
+  for (const auto& read : whole.fixed_reads)
+    terms.push_back("carbide::detail::covers_tile(" + extents_of(read.input) + ", " + integers(read.at) + ", " +
+                    integers(read.shape) + ")");
+  std::string text;
+  for (const std::string& term : terms) text += (text.empty() ? "" : " &&\n      ") + term;
+  return text;
+}
+
 }  // namespace
 
 std::string tile_kernel_declaration(const model::Kernel& kernel, const std::string& parameters) {
@@ -35,9 +58,8 @@ std::string tile_contract_constant(const model::Kernel& kernel, const tile::Tile
          (plan.gemm ? "80" : "0") + ", " + std::to_string(plan.threads) + "};\n";
 }
 
-std::string tile_kernel_definition(const model::Kernel& kernel, std::size_t index, const tile::TilePlan& plan,
+std::string tile_kernel_definition(const model::Kernel& kernel, const TileEntries& entries, const tile::TilePlan& plan,
                                    const std::string& parameters) {
-  const std::string i = std::to_string(index);
   std::string text = std::string(kernel.is_instance() ? "template <>\n" : "") + "void Module::" + kernel.name +
                      kernel.template_arguments + "(const carbide::Stream& stream" + parameters + ") const {\n" +
                      "  const char* kernel = " + quoted(kernel.qualified_name) + ";\n";
@@ -68,12 +90,19 @@ std::string tile_kernel_definition(const model::Kernel& kernel, std::size_t inde
             "_arg));\n";
   text += "  carbide::detail::check_same_device(kernel, loaded_.context().ordinal(),\n      {" + devices + "});\n";
   text += "  carbide::detail::check_no_aliasing(kernel,\n      {\n" + buffers + "});\n";
+  std::string entry = std::to_string(entries.index);
+  if (plan.whole_launch && entries.whole) {
+    text += "  // Every tile whole and aligned, tiles along the first axis only: the entry without edge tests.\n"
+            "  const bool whole =\n      " + whole_launch_test(*plan.whole_launch) + ";\n";
+    text += "  const std::size_t entry = whole ? " + std::to_string(*entries.whole) + " : " + entry + ";\n";
+    entry = "entry";
+  }
   text += "  const carbide::LaunchConfig1D config(blocks, " + std::to_string(plan.threads) + ", " +
           std::to_string(plan.dynamic_shared_bytes) + ");\n";
   text += "  carbide::validate_launch(" + kernel.symbol + "_contract, config, loaded_.context().limits(),\n"
-          "                           loaded_.footprint(" + i + "));\n";
-  text += "  loaded_.reserve_dynamic_shared(" + i + ", config.dynamic_shared_bytes);\n";
-  text += "  void* args[] = {" + args + "};\n  loaded_.launch(" + i + ", stream, config, args);\n}\n\n";
+          "                           loaded_.footprint(" + entry + "));\n";
+  text += "  loaded_.reserve_dynamic_shared(" + entry + ", config.dynamic_shared_bytes);\n";
+  text += "  void* args[] = {" + args + "};\n  loaded_.launch(" + entry + ", stream, config, args);\n}\n\n";
   return text;
 }
 

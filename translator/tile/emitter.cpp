@@ -25,10 +25,29 @@ class Emitter {
     std::string text = "// " + kernel.qualified_name + ": tile kernel; the planner chose " +
                        std::to_string(plan_.threads) + " threads, " +
                        (plan_.gemm ? gemm_summary() : "tiles in chunks of " + std::to_string(plan_.vector) + " elements") +
-                       "\nextern \"C\" __global__ void __launch_bounds__(" + std::to_string(plan_.threads) +
-                       (plan_.min_blocks ? ", " + std::to_string(plan_.min_blocks) : "") + ") " +
-                       kernel.entry_name + "(" + parameters() + ") {\n"
-                       "  namespace ct = ::carbide::tile;\n  namespace ctd = ::carbide::tile::detail;\n";
+                       "\n";
+    if (!plan_.whole_launch) return text + entry_head(kernel.entry_name) + " {\n" + body() + "}\n";
+    // Two entries over one body: the stub launches the second when every tile is whole.
+    whole_body_ = true;
+    const std::string function = kernel.entry_name + "_body";
+    text += "// Two entries over one body, chosen by the stub at each launch: " + kernel.entry_name +
+            "\n// masks the tiles on the edges; " + whole_entry_name(kernel.entry_name) +
+            "\n// runs the launches whose tiles are all whole and aligned and lie along the first axis, without edge tests.\n"
+            "template <bool kWhole>\n__device__ __forceinline__ void " + function + "(" + parameters() + ") {\n" + body() +
+            "}\n";
+    const std::string call = function + "<";
+    text += entry_head(kernel.entry_name) + " { " + call + "false>(" + arguments() + "); }\n";
+    return text + entry_head(whole_entry_name(kernel.entry_name)) + " { " + call + "true>(" + arguments() + "); }\n";
+  }
+
+ private:
+  std::string entry_head(const std::string& name) const {
+    return "extern \"C\" __global__ void __launch_bounds__(" + std::to_string(plan_.threads) +
+           (plan_.min_blocks ? ", " + std::to_string(plan_.min_blocks) : "") + ") " + name + "(" + parameters() + ")";
+  }
+
+  std::string body() {
+    std::string text = "  namespace ct = ::carbide::tile;\n  namespace ctd = ::carbide::tile::detail;\n";
     text += template_constants();
     if (plan_.gemm) {
       text += gemm_plan_type();
@@ -37,13 +56,19 @@ class Emitter {
         text += "  const auto " + name + "_coord = ctd::sm80::block_coord<P0>(" + name + ");\n";
     } else {
       text += "  using L0 = ctd::blocked<" + std::to_string(plan_.threads) + ", " + std::to_string(plan_.vector) + ">;\n";
-      for (const auto& [name, type] : kernel_.outs) text += "  const auto " + name + "_coord = ctd::block_coord(" + name + ");\n";
+      for (const auto& [name, type] : kernel_.outs)
+        text += "  const auto " + name + "_coord = ctd::block_coord" + (whole_body_ ? "<kWhole>" : "") + "(" + name + ");\n";
     }
     for (std::size_t i = 0; i < kernel_.body.size(); ++i) text += statement(kernel_.body[i], i, "  ");
-    return text + "}\n";
+    return text;
   }
 
- private:
+  std::string arguments() const {
+    std::string text;
+    for (const model::Parameter& param : kernel_.kernel->params) text += (text.empty() ? "" : ", ") + param.name;
+    return text;
+  }
+
   std::string gemm_summary() const {
     const GemmPlan& gemm = *plan_.gemm;
     return "mma.sync m16n8k16 over " + std::to_string(gemm.warps_m) + "×" + std::to_string(gemm.warps_n) +
@@ -110,7 +135,8 @@ class Emitter {
       case StatementKind::Assign:
         return text + indent + s.name + " = " + expression(s.value) + ";\n";
       case StatementKind::Store:
-        return text + indent + "ctd::store(" + s.name + ", " + s.name + "_coord, " + expression(s.value) + ");\n";
+        return text + indent + "ctd::store" + (whole_body_ ? "<kWhole>" : "") + "(" + s.name + ", " + s.name +
+               "_coord, " + expression(s.value) + ");\n";
       case StatementKind::Loop: {
         text += indent + "for (int " + s.name + " = 0; " + s.name + " < (" + s.text + "); ++" + s.name + ") {\n";
         ++loop_depth_;
@@ -155,7 +181,7 @@ class Emitter {
         const std::string element = kernel_.ins.at(node.input).element;
         std::string where = node.index.empty() ? node.like + "_coord" : "{" + llvm::join(node.index, ", ") + "}";
         const std::string pad = node.pad.empty() ? "0" : node.pad;
-        return "ctd::load<" + shape_type(*node.type) + ", L0>(" + node.input + ", " + where + ", static_cast<" +
+        return "ctd::load<" + shape_type(*node.type) + ", L0" + (whole_body_ ? ", kWhole" : "") + ">(" + node.input + ", " + where + ", static_cast<" +
                element + ">(" + pad + "))";
       }
       case NodeKind::Factory: {
@@ -195,6 +221,7 @@ class Emitter {
   const clang::SourceManager& sources_;
   std::string path_;
   int loop_depth_ = 0;
+  bool whole_body_ = false;  // the body of a kernel with a whole entry: its loads, stores and coordinates take kWhole
 };
 
 }  // namespace

@@ -3,6 +3,7 @@
 #include <llvm/ADT/StringRef.h>
 
 #include <algorithm>
+#include <set>
 
 namespace carbide::tile {
 namespace {
@@ -152,6 +153,39 @@ void plan_blocked(TilePlan& plan, const TileKernel& kernel) {
   }
 }
 
+std::optional<std::int64_t> tile_index(const std::string& text) {
+  std::int64_t value = 0;
+  if (llvm::StringRef(text).getAsInteger(10, value) || value < 0) return std::nullopt;
+  return value;
+}
+
+// The whole-launch test of a kernel of the blocked layout, or none when a read's tile depends on
+// values only the device knows (a loop counter, a coordinate).
+std::optional<WholeLaunch> plan_whole_launch(const TileKernel& kernel) {
+  WholeLaunch whole;
+  for (const auto& [name, type] : kernel.outs) whole.outputs.emplace_back(name, type.extents);
+  std::set<WholeLaunch::LikeRead> like_reads;
+  std::set<WholeLaunch::FixedRead> fixed_reads;
+  for (const Node& node : kernel.nodes) {
+    if (node.kind != NodeKind::Load) continue;
+    if (!node.type || node.input.empty()) return std::nullopt;  // a load the model reported
+    if (!node.like.empty()) {
+      like_reads.insert({node.input, node.like});
+      continue;
+    }
+    WholeLaunch::FixedRead read{node.input, {}, node.type->extents};
+    for (const std::string& index : node.index) {
+      const auto value = tile_index(index);
+      if (!value) return std::nullopt;
+      read.at.push_back(*value);
+    }
+    fixed_reads.insert(std::move(read));
+  }
+  whole.like_reads.assign(like_reads.begin(), like_reads.end());
+  whole.fixed_reads.assign(fixed_reads.begin(), fixed_reads.end());
+  return whole;
+}
+
 }  // namespace
 
 TilePlan plan_tile_kernel(const TileKernel& kernel) {
@@ -171,6 +205,7 @@ TilePlan plan_tile_kernel(const TileKernel& kernel) {
     return plan;
   }
   plan_blocked(plan, kernel);
+  plan.whole_launch = plan_whole_launch(kernel);
   return plan;
 }
 

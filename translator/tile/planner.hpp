@@ -25,11 +25,36 @@ struct GemmPlan {
   std::size_t loop = 0;         // the k-loop statement it replaces
 };
 
+// The launch-time test under which a kernel runs an entry without edge paths: every output
+// whole (its extents multiples of its tile's), aligned, and tiled along its first axis only (the
+// block's coordinates are then {blockIdx.x, 0, ...}); every input tile it reads whole and
+// aligned. The stub evaluates it and picks the entry (docs/tile-lowering.md, "Whole launches").
+// Only kernels whose reads the host can place qualify: load_like, and loads at constant indexes.
+struct WholeLaunch {
+  struct LikeRead {
+    std::string input, output;  // load_like(input, output): a tile of output's shape at its coordinates
+    auto operator<=>(const LikeRead&) const = default;
+  };
+  struct FixedRead {
+    std::string input;
+    std::vector<std::int64_t> at, shape;  // the tile index and the tile's shape
+    auto operator<=>(const FixedRead&) const = default;
+  };
+  std::vector<std::pair<std::string, std::vector<std::int64_t>>> outputs;  // each ct::out and its tile shape
+  std::vector<LikeRead> like_reads;
+  std::vector<FixedRead> fixed_reads;
+};
+
+// The entry a whole launch runs: the kernel's entry and "__whole". Names with "__" are reserved
+// in C++, so no user kernel's entry is one.
+inline std::string whole_entry_name(const std::string& entry_name) { return entry_name + "__whole"; }
+
 struct TilePlan {
   int threads = 0;
   int vector = 1;  // elements per chunk of the blocked layout
   int min_blocks = 0;  // __launch_bounds__'s second argument; 0 for none
   std::optional<GemmPlan> gemm;
+  std::optional<WholeLaunch> whole_launch;  // none: every launch runs the entry with edge paths
   std::uint64_t dynamic_shared_bytes = 0;  // the GEMM's pipeline stages (the emitter asserts it)
   std::vector<Problem> problems;  // what the lowering cannot express yet
 };

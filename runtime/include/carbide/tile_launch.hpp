@@ -11,6 +11,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <initializer_list>
+#include <iterator>
 #include <type_traits>
 #include <vector>
 
@@ -92,6 +93,27 @@ OutputTiles output_tiles(const char* param, const tile::detail::out_arg<T, Rank>
 // naming two outputs whose grids differ (axes of one tile aside: a `shape<1, B>` over [M, N <= B]
 // and a `shape<1>` over [M] give the same M blocks), or when the tiles exceed 2^31 - 1 blocks.
 std::uint64_t tile_grid(const char* kernel, std::initializer_list<OutputTiles> outputs);
+
+// The whole-launch test (docs/tile-lowering.md, "Whole launches"): when every output is whole
+// and tiled along its first axis only and every input tile the kernel reads is whole, the stub
+// launches the entry without edge tests. Each function below is one term of the test.
+struct TileExtents {
+  const std::int64_t* extent;
+  int rank;
+  int aligned16;
+};
+template <class Arg>
+TileExtents tile_extents(const Arg& arg) {
+  return {arg.extent, int(std::size(arg.extent)), arg.aligned16};
+}
+// `out`, partitioned into tiles of `tile`: aligned, its extents multiples of the tile's, and one
+// tile across every axis but the first (so block b's coordinates are {b, 0, ...}).
+bool whole_row_tiles(const TileExtents& out, std::initializer_list<std::int64_t> tile);
+// `in` read by load_like(in, out) with `out` whole: aligned, and at least as large as `out` along
+// every axis, so the tile at each of out's coordinates lies inside it.
+bool covers(const TileExtents& in, const TileExtents& out);
+// `in` read at tile index `at` in tiles of `tile`: aligned, and that tile inside it.
+bool covers_tile(const TileExtents& in, std::initializer_list<std::int64_t> at, std::initializer_list<std::int64_t> tile);
 
 // The operands of a GEMM plan (c = a · b): throws LaunchContractError unless a is M × K, b is
 // K × N and c is M × N, K and N are multiples of 8 and all three are 16-byte aligned (the

@@ -1,6 +1,7 @@
 // Each contract kernel's entry tells the compiler the contract's block: its dimensions and its
 // thread indexes' bounds; a kernel whose launch bounds ask for several blocks per SM (a tuned
-// register budget) is told only the bounds.
+// register budget) is told only the bounds, and a grid-stride kernel nothing (its loop measured
+// slower with the block's size constant).
 // RUN: rm -rf %t && %carbide translate %s -o %t
 // RUN: FileCheck %s < %t/entry-block-assumptions.carbide.cu
 // RUN: %ptxas -arch=sm_90 %t/entry-block-assumptions.ptx -o /dev/null
@@ -21,6 +22,12 @@ void budgeted(carbide::disjoint_span<float> out) {
   if (float* element = out.get_mut(carbide::thread::index_1d())) *element = 2.f;
 }
 
+CARBIDE_KERNEL
+CARBIDE_LAUNCH_CONTRACT(domain = 1, block = (256, 1, 1))
+void strided(carbide::span<const float> in, carbide::atomic_span<float> total) {
+  for (auto&& i : carbide::thread::grid_stride(in)) total.fetch_add(0, in[i.get()]);
+}
+
 }  // namespace entries
 
 // CHECK: carbide_entries_shaped(carbide::disjoint_span2d<float> out) {
@@ -29,3 +36,5 @@ void budgeted(carbide::disjoint_span<float> out) {
 // CHECK: carbide_entries_budgeted(carbide::disjoint_span<float> out) {
 // CHECK-NEXT: ::carbide::detail::assume_thread_indexes<256, 1, 1>();
 // CHECK-NEXT: ::entries::budgeted(out);
+// CHECK: carbide_entries_strided(carbide::span<const float> in, carbide::atomic_span<float> total) {
+// CHECK-NEXT: ::entries::strided(in, total);

@@ -6,6 +6,7 @@
 // RUN: FileCheck --check-prefix=API %s < %t/tile-kernels.carbide.hpp
 // RUN: FileCheck --check-prefix=CU %s < %t/tile-kernels.carbide.cu
 // RUN: FileCheck --check-prefix=STUBS %s < %t/tile-kernels.carbide.cpp
+// RUN: FileCheck --check-prefix=WHOLE %s < %t/tile-kernels.carbide.cpp
 // RUN: FileCheck --check-prefix=PTX %s < %t/tile-kernels.ptx
 // RUN: %cxx_user -I%t -include %t/tile-kernels.carbide.hpp -c %s -o %t/main.o
 // RUN: %cxx_user -I%t -c %t/tile-kernels.carbide.cpp -o %t/stubs.o
@@ -29,18 +30,43 @@ void softmax_rows(ct::out<float, ct::shape<1, B>> y, ct::in<float, 2> x) {
 // API-NEXT: carbide::Partition<float, carbide::tile::shape<1, B>>& y,
 // API-NEXT: const carbide::Tensor<float>& x) const;
 // CU: // kernels::softmax_rows<1024>: tile kernel; the planner chose 128 threads, tiles in chunks of 4 elements
-// CU-NEXT: extern "C" __global__ void __launch_bounds__(128) carbide_kernels_softmax_rows_1024(::carbide::tile::detail::out_arg<float, 2> y, ::carbide::tile::detail::in_arg<float, 2> x) {
+// CU-NEXT: // Two entries over one body, chosen by the stub at each launch: carbide_kernels_softmax_rows_1024
+// CU-NEXT: // masks the tiles on the edges; carbide_kernels_softmax_rows_1024__whole
+// CU: template <bool kWhole>
+// CU-NEXT: __device__ __forceinline__ void carbide_kernels_softmax_rows_1024_body(::carbide::tile::detail::out_arg<float, 2> y, ::carbide::tile::detail::in_arg<float, 2> x) {
 // CU: constexpr int B = 1024;
 // CU: using L0 = ctd::blocked<128, 4>;
-// CU: #line [[@LINE-12]] "{{.*}}tile-kernels.cpp"
-// CU-NEXT: auto t = ctd::load<ct::shape<1, 1024>, L0>(x, y_coord, static_cast<float>(-INFINITY));
-// CU-NEXT: #line [[@LINE-13]] "{{.*}}tile-kernels.cpp"
+// CU-NEXT: const auto y_coord = ctd::block_coord<kWhole>(y);
+// CU: #line [[@LINE-16]] "{{.*}}tile-kernels.cpp"
+// CU-NEXT: auto t = ctd::load<ct::shape<1, 1024>, L0, kWhole>(x, y_coord, static_cast<float>(-INFINITY));
+// CU-NEXT: #line [[@LINE-17]] "{{.*}}tile-kernels.cpp"
 // CU-NEXT: auto e = ctd::exp((t - ctd::bcast<1>(ctd::reduce_max<1, 0, false>(t), t)));
-// CU-NEXT: #line [[@LINE-14]] "{{.*}}tile-kernels.cpp"
-// CU-NEXT: ctd::store(y, y_coord, (e / ctd::bcast<1>(ctd::reduce_sum<1, 1, false>(e), e)));
-// PTX: .entry carbide_kernels_softmax_rows_1024(
-// PTX: .reqntid 128, 1, 1
+// CU-NEXT: #line [[@LINE-18]] "{{.*}}tile-kernels.cpp"
+// CU-NEXT: ctd::store<kWhole>(y, y_coord, (e / ctd::bcast<1>(ctd::reduce_sum<1, 1, false>(e), e)));
+// CU-NEXT: }
+// CU-NEXT: extern "C" __global__ void __launch_bounds__(128) carbide_kernels_softmax_rows_1024(::carbide::tile::detail::out_arg<float, 2> y, ::carbide::tile::detail::in_arg<float, 2> x) { carbide_kernels_softmax_rows_1024_body<false>(y, x); }
+// CU-NEXT: extern "C" __global__ void __launch_bounds__(128) carbide_kernels_softmax_rows_1024__whole(::carbide::tile::detail::out_arg<float, 2> y, ::carbide::tile::detail::in_arg<float, 2> x) { carbide_kernels_softmax_rows_1024_body<true>(y, x); }
+// PTX-DAG: .entry carbide_kernels_softmax_rows_1024(
+// PTX-DAG: .entry carbide_kernels_softmax_rows_1024__whole(
 
+// A tile read at constant indexes (a row of weights every block reads) keeps the whole entry:
+// the stub tests that tile too.
+CARBIDE_TILE_KERNEL
+void scale_rows(ct::out<float, ct::shape<1, 512>> y, ct::in<float, 2> x, ct::in<float, 2> w) {
+  auto pw = w.partition(ct::shape<1, 512>{});
+  y.store(ct::load_like(x, y) * pw.load(0, 0));
+}
+// CU: // kernels::scale_rows: tile kernel; the planner chose 128 threads, tiles in chunks of 4 elements
+// CU: ctd::store<kWhole>(y, y_coord, (ctd::load<ct::shape<1, 512>, L0, kWhole>(x, y_coord, static_cast<float>(0)) * ctd::load<ct::shape<1, 512>, L0, kWhole>(w, {0, 0}, static_cast<float>(0))));
+// CU: carbide_kernels_scale_rows__whole(
+// WHOLE: void Module::scale_rows(const carbide::Stream& stream,
+// WHOLE: const bool whole =
+// WHOLE-NEXT: carbide::detail::whole_row_tiles(carbide::detail::tile_extents(y_arg), {1, 512}) &&
+// WHOLE-NEXT: carbide::detail::covers(carbide::detail::tile_extents(x_arg), carbide::detail::tile_extents(y_arg)) &&
+// WHOLE-NEXT: carbide::detail::covers_tile(carbide::detail::tile_extents(w_arg), {0, 0}, {1, 512});
+// WHOLE-NEXT: const std::size_t entry = whole ? 5 : 1;
+// WHOLE: loaded_.footprint(entry));
+// WHOLE: loaded_.launch(entry, stream, config, args);
 // A reduction in a loop runs once an iteration: its scratch keeps the barrier against the
 // previous iteration's readers (no `, false`).
 CARBIDE_TILE_KERNEL
@@ -52,8 +78,11 @@ void running_max(ct::out<float, ct::shape<1, 256>> y, ct::in<float, 2> x) {
     best = ct::max(best, ct::bcast<1>(ct::reduce_max<1>(px.load(i, k)), best));
   y.store(best);
 }
+// CU: // kernels::running_max: tile kernel; the planner chose 32 threads, tiles in chunks of 4 elements
+// CU-NEXT: extern "C" __global__ void __launch_bounds__(32) carbide_kernels_running_max(
+// CU: const auto y_coord = ctd::block_coord(y);
 // CU: for (int k = 0; k < (ctd::tile_count<1, 256>(x, 1)); ++k) {
-// CU-NEXT: #line [[@LINE-4]] "{{.*}}tile-kernels.cpp"
+// CU-NEXT: #line [[@LINE-7]] "{{.*}}tile-kernels.cpp"
 // CU-NEXT: best = ctd::max(best, ctd::bcast<1>(ctd::reduce_max<1, 0>(ctd::load<ct::shape<1, 256>, L0>(x, {i, k}, static_cast<float>(0))), best));
 // CU-NEXT: }
 
@@ -77,6 +106,9 @@ void gemm(ct::out<ct::bf16, ct::shape<BM, BN>> c, ct::in<ct::bf16, 2> a, ct::in<
 // CU: ctd::store(c, c_coord, ctd::cast<carbide::tile::bf16>((acc * (alpha))));
 // STUBS: const carbide::LaunchContract gemm_128_128_64_contract{
 // STUBS-NEXT: "kernels::gemm<128, 128, 64>", 1, {128, 1, 1}, 98304, 80, 128};
+// Whole-launch entries follow the kernels' own; a tile read at a loop counter (running_max) or a
+// GEMM has none.
+// STUBS: {"carbide_kernels_softmax_rows_1024", "carbide_kernels_scale_rows", "carbide_kernels_running_max", "carbide_kernels_gemm_128_128_64", "carbide_kernels_softmax_rows_1024__whole", "carbide_kernels_scale_rows__whole"}
 // STUBS: template <>
 // STUBS-NEXT: void Module::softmax_rows<1024>(const carbide::Stream& stream,
 // STUBS: template <>
@@ -107,5 +139,9 @@ int main() {
   auto tiles = std::move(c).partition(ct::shape<128, 128>{});
   module.gemm<128, 128, 64>(stream, tiles, a, b, 1.0f);
   c = std::move(tiles).unpartition();
+  auto w = carbide::Tensor<float>::zeroed(stream, {1, 512});
+  auto z = carbide::Tensor<float>::zeroed(stream, {64, 512});
+  auto scaled = std::move(z).partition(ct::shape<1, 512>{});
+  module.scale_rows(stream, scaled, x, w);
   return 0;
 }

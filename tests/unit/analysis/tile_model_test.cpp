@@ -113,6 +113,44 @@ void centre(ct::out<ct::bf16, ct::shape<1, 4096>> y, ct::in<ct::bf16, 2> x) {
   EXPECT_EQ(bf16_rows.only().plan.min_blocks, 6);  // 8 KiB rows would take ten; 40 registers allow six
 }
 
+// A kernel whose every read the host can place (load_like, constant tile indexes) gets the
+// whole-launch test: the outputs with their tile shapes, each load_like pair once, each fixed tile.
+TEST(TilePlanner, ReadsTheHostCanPlaceGiveAWholeLaunchTest) {
+  const Planned planned = plan(R"(
+CARBIDE_TILE_KERNEL
+void norm(ct::out<float, ct::shape<1, 512>> y, ct::in<float, 2> x, ct::in<float, 2> w) {
+  auto pw = w.partition(ct::shape<1, 512>{});
+  auto t = ct::load_like(x, y);
+  y.store(t * ct::load_like(x, y) * pw.load(0, 0) + pw.load(0, 0));
+})");
+  const auto& whole = planned.only().plan.whole_launch;
+  ASSERT_TRUE(whole);
+  ASSERT_EQ(whole->outputs.size(), 1u);
+  EXPECT_EQ(whole->outputs[0].first, "y");
+  EXPECT_EQ(whole->outputs[0].second, (std::vector<std::int64_t>{1, 512}));
+  ASSERT_EQ(whole->like_reads.size(), 1u);
+  EXPECT_EQ(whole->like_reads[0].input, "x");
+  EXPECT_EQ(whole->like_reads[0].output, "y");
+  ASSERT_EQ(whole->fixed_reads.size(), 1u);
+  EXPECT_EQ(whole->fixed_reads[0].input, "w");
+  EXPECT_EQ(whole->fixed_reads[0].at, (std::vector<std::int64_t>{0, 0}));
+  EXPECT_EQ(whole->fixed_reads[0].shape, (std::vector<std::int64_t>{1, 512}));
+}
+
+// A read at a coordinate (or a loop counter: tests/lit/translate/tile-kernels.cpp) is placed on
+// the device only: no whole launch.
+TEST(TilePlanner, ReadsAtDeviceValuesHaveNoWholeLaunch) {
+  const Planned at_coordinate = plan(R"(
+CARBIDE_TILE_KERNEL
+void first_column(ct::out<float, ct::shape<1, 256>> y, ct::in<float, 2> x) {
+  auto [i, j] = y.coord();
+  auto px = x.partition(ct::shape<1, 256>{});
+  y.store(px.load(i, 0));
+})");
+  EXPECT_TRUE(at_coordinate.only().model.problems.empty());
+  EXPECT_FALSE(at_coordinate.only().plan.whole_launch);
+}
+
 TEST(TilePlanner, RecognisesTheMmaLoopAsOneGemmPlan) {
   const Planned planned = plan(R"(
 template <int BM, int BN, int BK>
@@ -138,6 +176,7 @@ template void gemm<128, 256, 64>(ct::out<ct::bf16, ct::shape<128, 256>>, ct::in<
   EXPECT_EQ(plan.gemm->column, "bn");
   EXPECT_EQ(plan.threads, 32 * plan.gemm->warps_m * plan.gemm->warps_n);
   EXPECT_GT(plan.dynamic_shared_bytes, 0u);
+  EXPECT_FALSE(plan.whole_launch);  // the main loop masks its own k tiles
 }
 
 TEST(TileModel, MismatchedOperandsAreAShapeProblemNamingBothShapes) {

@@ -160,9 +160,18 @@ CARBIDE_TILE_HD frag<T, To, blocked<Threads, Vec>> reshape(const frag<T, Shape, 
 // what is left (the grid is the product of the counts), and an axis of one tile (a row kernel's
 // last) divides by nothing: the first load's address waits on these divisions, and a block of a
 // row kernel is short-lived (bench/results/2026-12-04-h200-session11.md).
-template <class T, int Rank>
-CARBIDE_TILE_DEVICE tile_coord<Rank> block_coord(const out_arg<T, Rank>& out) {
+// Whole: the entry for launches whose outputs have more than one tile along the first axis only
+// (docs/tile-lowering.md, "Whole launches"), where the coordinates are {blockIdx.x, 0, ...}
+// without reading the tile counts.
+template <bool Whole = false, class T, int Rank>
+CARBIDE_TILE_DEVICE tile_coord<Rank> block_coord([[maybe_unused]] const out_arg<T, Rank>& out) {
   tile_coord<Rank> coord;
+  if constexpr (Whole) {
+    coord.index[0] = int(blockIdx.x);
+#pragma unroll
+    for (int axis = 1; axis < Rank; ++axis) coord.index[axis] = 0;
+    return coord;
+  }
   unsigned id = blockIdx.x;
 #pragma unroll
   for (int axis = Rank - 1; axis > 0; --axis) {
@@ -340,9 +349,11 @@ CARBIDE_TILE_DEVICE frag<T, Shape, Layout> load_whole(const in_arg<T, Rank>& in,
 
 // The tile of `in` at tile index `tile` (origin tile[i] · Shape[i]); elements outside the tensor
 // read as `pad`. A tile wholly inside an aligned tensor takes the vector path; the choice is one
-// uniform branch.
-template <class Shape, class Layout, class T, int Rank, class Pad>
+// uniform branch. Whole: the entry of a whole launch, whose stub checked that every tile it
+// reads is whole and aligned; no test at all.
+template <class Shape, class Layout, bool Whole = false, class T, int Rank, class Pad>
 CARBIDE_TILE_DEVICE frag<T, Shape, Layout> load(const in_arg<T, Rank>& in, const tile_coord<Rank>& tile, Pad pad) {
+  if constexpr (Whole) return load_whole<Shape, Layout>(in, tile);
   using L = layout_of<Shape, Layout>;
   constexpr int kVec = L::kVec;
   const tile_window<Shape, in_arg<T, Rank>, Rank> window{in, tile};
@@ -394,10 +405,11 @@ CARBIDE_TILE_DEVICE void store_whole(const out_arg<T, Rank>& out, const tile_coo
 }
 
 // Writes the elements of `f` that lie inside `out`, at tile `tile`; vector path when the tile is
-// whole and aligned.
-template <class T, int Rank, class Shape, int Threads, int Vec>
+// whole and aligned (always, in the entry of a whole launch: Whole).
+template <bool Whole = false, class T, int Rank, class Shape, int Threads, int Vec>
 CARBIDE_TILE_DEVICE void store(const out_arg<T, Rank>& out, const tile_coord<Rank>& tile,
                                const frag<T, Shape, blocked<Threads, Vec>>& f) {
+  if constexpr (Whole) return store_whole(out, tile, f);
   using L = layout_of<Shape, blocked<Threads, Vec>>;
   const tile_window<Shape, out_arg<T, Rank>, Rank> window{out, tile};
   T* origin = out.data + window.origin();
