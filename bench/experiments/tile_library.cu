@@ -5,6 +5,7 @@
 //   nvcc -O3 -std=c++17 -arch=sm_90 -I runtime/include bench/experiments/tile_library.cu -lcublas -o t && ./t
 //   ./t --check   correctness only, small sizes (for compute-sanitizer memcheck / racecheck)
 //   ./t --layernorm   correctness, then the layernorm group only
+//   ./t --gemm        correctness, then the GEMM groups only
 // Kernels: c = a + b (f32 1-D, bf16 2-D), softmax along rows (f32, 1024 columns), layernorm along
 // rows (bf16 in and out, f32 statistics, gamma and beta), bf16 GEMM (f32 accumulation). Several
 // plans (threads, vector width, rows a block, GEMM warps and stages) of each, so that the
@@ -326,6 +327,26 @@ TILE_GEMM(tile_gemm_128x128x64_w2x2_s4, 128, 128, 128, 64, 2, 2, 4)
 TILE_GEMM(tile_gemm_128x128x64_w2x4_s3, 256, 128, 128, 64, 2, 4, 3)
 TILE_GEMM(tile_gemm_128x256x64_w2x4_s3, 256, 128, 256, 64, 2, 4, 3)
 TILE_GEMM(tile_gemm_128x256x64_w2x4_s4, 256, 128, 256, 64, 2, 4, 4)
+// The 128×256×64 plan with other rasterization groups (session 12: is the 8192³ ratio to cuBLAS,
+// 0.594 with groups of 8 block rows, an L2 or DRAM matter?).
+template <int GroupM>
+struct grouped_plan : ::carbide::tile::detail::sm80::gemm_plan<::carbide::tile::bf16, 128, 256, 64, 2, 4, 3> {
+  static constexpr int kGroupM = GroupM;
+};
+#define TILE_GEMM_GROUPED(NAME, GROUP)                                                                       \
+  extern "C" __global__ void __launch_bounds__(256)                                                          \
+      NAME(::carbide::tile::detail::out_arg<::carbide::tile::bf16, 2> c,                                     \
+           ::carbide::tile::detail::in_arg<::carbide::tile::bf16, 2> a,                                      \
+           ::carbide::tile::detail::in_arg<::carbide::tile::bf16, 2> b) {                                    \
+    namespace ctd = ::carbide::tile::detail;                                                                 \
+    using P0 = grouped_plan<GROUP>;                                                                          \
+    const auto c_coord = ctd::sm80::block_coord<P0>(c);                                                      \
+    auto acc = ctd::sm80::gemm_mainloop<P0>(a, b, c_coord[0], c_coord[1]);                                   \
+    ctd::store(c, c_coord, ctd::cast<ct::bf16>(acc));                                                        \
+  }
+TILE_GEMM_GROUPED(tile_gemm_group4, 4)
+TILE_GEMM_GROUPED(tile_gemm_group16, 16)
+TILE_GEMM_GROUPED(tile_gemm_group32, 32)
 
 // ---------------------------------------------------------------------------------------------
 // Hand-written twins: the fast plain-CUDA form of each.
@@ -755,6 +776,9 @@ const GemmPlan kGemm[] = {
     gemm_plan<128, 128, 64, 2, 4, 3>("tile gemm 128x128x64 w2x4 s3", tile_gemm_128x128x64_w2x4_s3),
     gemm_plan<128, 256, 64, 2, 4, 3>("tile gemm 128x256x64 w2x4 s3", tile_gemm_128x256x64_w2x4_s3),
     gemm_plan<128, 256, 64, 2, 4, 4>("tile gemm 128x256x64 w2x4 s4", tile_gemm_128x256x64_w2x4_s4),
+    gemm_plan<128, 256, 64, 2, 4, 3>("tile gemm 128x256x64 s3, groups of 4 rows", tile_gemm_group4),
+    gemm_plan<128, 256, 64, 2, 4, 3>("tile gemm 128x256x64 s3, groups of 16 rows", tile_gemm_group16),
+    gemm_plan<128, 256, 64, 2, 4, 3>("tile gemm 128x256x64 s3, groups of 32 rows", tile_gemm_group32),
 };
 
 // ---- correctness at small, odd sizes ----
@@ -1055,8 +1079,9 @@ int main(int argc, char** argv) {
   }
 
   const bool layernorm_only = argc > 1 && std::string(argv[1]) == "--layernorm";
-  if (!layernorm_only) measure_add(), measure_softmax();
-  measure_layernorm();
+  const bool gemm_only = argc > 1 && std::string(argv[1]) == "--gemm";
+  if (!layernorm_only && !gemm_only) measure_add(), measure_softmax();
+  if (!gemm_only) measure_layernorm();
   if (layernorm_only) {
     std::printf("\n| group | kernel | median ms | GB/s | / copy | / twin |\n| --- | --- | ---: | ---: | ---: | ---: |\n");
     for (const std::string& line : g_summary) std::printf("%s\n", line.c_str());
