@@ -15,6 +15,9 @@ config.test_exec_root = config.carbide_obj_root
 include_dir = os.path.join(config.carbide_source_root, "runtime", "include")
 config.substitutions.append(("%carbide", config.carbide_path))
 config.substitutions.append(("%ptxas", config.ptxas))
+# The version CMakeLists.txt sets, which the translator reports (translator/support/version.cpp).
+config.substitutions.append(("%project_version", config.project_version))
+config.substitutions.append(("%compatible_version", config.compatible_version))
 if config.carbide_tidy:
     config.available_features.add("carbide-tidy")
     # Ahead of %carbide, which would otherwise replace its first half.

@@ -3,7 +3,7 @@
 #include "commands/doctor.hpp"
 #include "commands/new_project.hpp"
 #include "commands/run_files.hpp"
-#include "codegen/generated_text.hpp"
+#include "support/version.hpp"
 #include "nvcc/nvcc_driver.hpp"
 
 #include <llvm/Support/FileSystem.h>
@@ -77,7 +77,7 @@ int main(int argc, const char** argv) {
       std::cout << command.help_text;
       return 0;
     case carbide::cli::Command::Version:
-      std::cout << "carbide " << carbide::codegen::kCarbideVersion << " (Clang " << CARBIDE_CLANG_VERSION
+      std::cout << "carbide " << carbide::version() << " (Clang " << CARBIDE_CLANG_VERSION
                 << ")\n";
       return 0;
     case carbide::cli::Command::Doctor:

@@ -6,8 +6,6 @@
 
 namespace carbide::codegen {
 
-inline constexpr const char* kCarbideVersion = "0.1.0";
-
 // The first lines of every generated file.
 std::string banner(const std::string& source_name, const std::string& what);
 

@@ -1,6 +1,6 @@
 #include "commands/doctor.hpp"
 
-#include "codegen/generated_text.hpp"
+#include "support/version.hpp"
 
 #include <carbide/runtime.hpp>
 
@@ -29,7 +29,7 @@ std::string host_compiler() {
 
 int doctor(const pipeline::PipelineOptions& options) {
   bool healthy = true;
-  line(true, "carbide", std::string(codegen::kCarbideVersion) + " (Clang " CARBIDE_CLANG_VERSION ")");
+  line(true, "carbide", std::string(version()) + " (Clang " CARBIDE_CLANG_VERSION ")");
 
   std::string why;
   if (auto nvcc = nvcc::find_nvcc(options.nvcc, why)) {

@@ -2,6 +2,7 @@
 
 #include "commands/vecadd_template.hpp"
 #include "output/atomic_output.hpp"
+#include "support/version.hpp"
 
 #include <llvm/Support/FileSystem.h>
 #include <llvm/Support/Path.h>
@@ -15,7 +16,7 @@ namespace {
 std::string cmake_lists(const std::string& name) {
   return "cmake_minimum_required(VERSION 3.20)\nproject(" + name +
          " LANGUAGES CXX)\n\nset(CMAKE_CXX_STANDARD 17)\nset(CMAKE_EXPORT_COMPILE_COMMANDS ON)\n"
-         "find_package(Carbide 0.1 REQUIRED)\n\nadd_executable(vecadd vecadd.cpp)\n"
+         "find_package(Carbide " + std::string(compatible_version()) + " REQUIRED)\n\nadd_executable(vecadd vecadd.cpp)\n"
          "carbide_add_kernels(vecadd SOURCES vecadd.cpp)  # runs on every GPU from sm_80\n";
 }
 

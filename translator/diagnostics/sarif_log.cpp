@@ -1,6 +1,6 @@
 #include "diagnostics/sarif_log.hpp"
 
-#include "codegen/generated_text.hpp"
+#include "support/version.hpp"
 
 #include <llvm/ADT/StringExtras.h>
 #include <llvm/Support/FileSystem.h>
@@ -66,7 +66,7 @@ std::string SarifLog::str() const {
     rules.push_back(std::move(descriptor));
   }
   llvm::json::Object driver{{"name", "carbide"},
-                            {"version", codegen::kCarbideVersion},
+                            {"version", version()},
                             {"rules", std::move(rules)}};
   llvm::json::Object run{{"tool", llvm::json::Object{{"driver", std::move(driver)}}},
                          {"results", llvm::json::Array(results_)}};

@@ -27,7 +27,6 @@ class Emitter {
                        (plan_.gemm ? gemm_summary() : "tiles in chunks of " + std::to_string(plan_.vector) + " elements") +
                        "\n";
     if (!plan_.whole_launch) return text + entry_head(kernel.entry_name) + " {\n" + body() + "}\n";
-    // Two entries over one body: the stub launches the second when every tile is whole.
     whole_body_ = true;
     const std::string function = kernel.entry_name + "_body";
     text += "// Two entries over one body, chosen by the stub at each launch: " + kernel.entry_name +
@@ -35,9 +34,10 @@ class Emitter {
             "\n// runs the launches whose tiles are all whole and aligned and lie along the first axis, without edge tests.\n"
             "template <bool kWhole>\n__device__ __forceinline__ void " + function + "(" + parameters() + ") {\n" + body() +
             "}\n";
-    const std::string call = function + "<";
-    text += entry_head(kernel.entry_name) + " { " + call + "false>(" + arguments() + "); }\n";
-    return text + entry_head(whole_entry_name(kernel.entry_name)) + " { " + call + "true>(" + arguments() + "); }\n";
+    for (const bool whole : {false, true})
+      text += entry_head(whole ? whole_entry_name(kernel.entry_name) : kernel.entry_name) + " { " + function + "<" +
+              (whole ? "true" : "false") + ">(" + arguments() + "); }\n";
+    return text;
   }
 
  private:
