@@ -1,5 +1,7 @@
 #include "codegen/tile_stubs.hpp"
 
+#include "codegen/generated_text.hpp"
+
 namespace carbide::codegen {
 namespace {
 
@@ -17,9 +19,9 @@ std::string names_of(const model::Kernel& kernel, model::ParamKind kind) {
 }
 
 std::string integers(const std::vector<std::int64_t>& values) {
-  std::string text;
-  for (std::int64_t value : values) text += (text.empty() ? "" : ", ") + std::to_string(value);
-  return "{" + text + "}";
+  std::vector<std::string> texts;
+  for (std::int64_t value : values) texts.push_back(std::to_string(value));
+  return "{" + join(texts, ", ") + "}";
 }
 
 std::string extents_of(const std::string& param) { return "carbide::detail::tile_extents(" + param + "_arg)"; }
@@ -34,9 +36,7 @@ std::string whole_launch_test(const tile::WholeLaunch& whole) {
   for (const auto& read : whole.fixed_reads)
     terms.push_back("carbide::detail::covers_tile(" + extents_of(read.input) + ", " + integers(read.at) + ", " +
                     integers(read.shape) + ")");
-  std::string text;
-  for (const std::string& term : terms) text += (text.empty() ? "" : " &&\n      ") + term;
-  return text;
+  return join(terms, " &&\n      ");
 }
 
 }  // namespace

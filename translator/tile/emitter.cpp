@@ -64,9 +64,9 @@ class Emitter {
   }
 
   std::string arguments() const {
-    std::string text;
-    for (const model::Parameter& param : kernel_.kernel->params) text += (text.empty() ? "" : ", ") + param.name;
-    return text;
+    std::vector<std::string> names;
+    for (const model::Parameter& param : kernel_.kernel->params) names.push_back(param.name);
+    return llvm::join(names, ", ");
   }
 
   std::string gemm_summary() const {

@@ -3,7 +3,6 @@
 #include <llvm/ADT/StringRef.h>
 
 #include <algorithm>
-#include <set>
 
 namespace carbide::tile {
 namespace {
@@ -164,13 +163,11 @@ std::optional<std::int64_t> tile_index(const std::string& text) {
 std::optional<WholeLaunch> plan_whole_launch(const TileKernel& kernel) {
   WholeLaunch whole;
   for (const auto& [name, type] : kernel.outs) whole.outputs.emplace_back(name, type.extents);
-  std::set<WholeLaunch::LikeRead> like_reads;
-  std::set<WholeLaunch::FixedRead> fixed_reads;
   for (const Node& node : kernel.nodes) {
     if (node.kind != NodeKind::Load) continue;
     if (!node.type || node.input.empty()) return std::nullopt;  // a load the model reported
     if (!node.like.empty()) {
-      like_reads.insert({node.input, node.like});
+      whole.like_reads.insert({node.input, node.like});
       continue;
     }
     WholeLaunch::FixedRead read{node.input, {}, node.type->extents};
@@ -179,10 +176,8 @@ std::optional<WholeLaunch> plan_whole_launch(const TileKernel& kernel) {
       if (!value) return std::nullopt;
       read.at.push_back(*value);
     }
-    fixed_reads.insert(std::move(read));
+    whole.fixed_reads.insert(std::move(read));
   }
-  whole.like_reads.assign(like_reads.begin(), like_reads.end());
-  whole.fixed_reads.assign(fixed_reads.begin(), fixed_reads.end());
   return whole;
 }
 

@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -41,8 +42,8 @@ struct WholeLaunch {
     auto operator<=>(const FixedRead&) const = default;
   };
   std::vector<std::pair<std::string, std::vector<std::int64_t>>> outputs;  // each ct::out and its tile shape
-  std::vector<LikeRead> like_reads;
-  std::vector<FixedRead> fixed_reads;
+  std::set<LikeRead> like_reads;  // each once, however often the kernel reads it
+  std::set<FixedRead> fixed_reads;
 };
 
 // The entry a whole launch runs: the kernel's entry and "__whole". Names with "__" are reserved

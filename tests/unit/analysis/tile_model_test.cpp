@@ -129,12 +129,12 @@ void norm(ct::out<float, ct::shape<1, 512>> y, ct::in<float, 2> x, ct::in<float,
   EXPECT_EQ(whole->outputs[0].first, "y");
   EXPECT_EQ(whole->outputs[0].second, (std::vector<std::int64_t>{1, 512}));
   ASSERT_EQ(whole->like_reads.size(), 1u);
-  EXPECT_EQ(whole->like_reads[0].input, "x");
-  EXPECT_EQ(whole->like_reads[0].output, "y");
+  EXPECT_EQ(whole->like_reads.begin()->input, "x");
+  EXPECT_EQ(whole->like_reads.begin()->output, "y");
   ASSERT_EQ(whole->fixed_reads.size(), 1u);
-  EXPECT_EQ(whole->fixed_reads[0].input, "w");
-  EXPECT_EQ(whole->fixed_reads[0].at, (std::vector<std::int64_t>{0, 0}));
-  EXPECT_EQ(whole->fixed_reads[0].shape, (std::vector<std::int64_t>{1, 512}));
+  EXPECT_EQ(whole->fixed_reads.begin()->input, "w");
+  EXPECT_EQ(whole->fixed_reads.begin()->at, (std::vector<std::int64_t>{0, 0}));
+  EXPECT_EQ(whole->fixed_reads.begin()->shape, (std::vector<std::int64_t>{1, 512}));
 }
 
 // A read at a coordinate (or a loop counter: tests/lit/translate/tile-kernels.cpp) is placed on
