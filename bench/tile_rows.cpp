@@ -107,10 +107,10 @@ GemmRow tile_gemm_row(const carbide::Context& context, const carbide::Stream& st
   };
   auto c_anchor = carbide::Tensor<ct::bf16>::zeroed(stream, {size, size});
   auto run_anchor = [&] {
-    reference::launch_mma_sync_gemm(device_pointer<const void>(a), device_pointer<const void>(b),
-                                    device_pointer<void>(c_anchor), n, n, n);
+    reference::launch_wgmma_gemm(device_pointer<const void>(a), device_pointer<const void>(b),
+                                 device_pointer<void>(c_anchor), n, n, n);
   };
-  GemmRow row{"tile gemm bf16 " + std::to_string(size) + "³ (twin: hand mma.sync)", 2.0 * size * size * size, 0, 0, 0, 0};
+  GemmRow row{"tile gemm bf16 " + std::to_string(size) + "³ (twin: hand wgmma)", 2.0 * size * size * size, 0, 0, 0, 0};
   module.gemm<128, 256, 64>(stream, part, a, b);
   run_cublas();
   const std::vector<float> carbide_result = read_back(stream, part)();

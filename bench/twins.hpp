@@ -23,8 +23,8 @@ void launch_sgemm(const float* a, const float* b, float* c, std::uint32_t m, std
 // The tile samples' twins; bf16 data as untyped pointers (__nv_bfloat16, bit for bit ct::bf16).
 void launch_tile_add_f32(float* c, const float* a, const float* b, std::size_t n);
 void launch_tile_add_bf16(void* c, const void* a, const void* b, std::size_t n);
-// The hand-written mma.sync GEMM anchor (row-major bf16, f32 accumulation); m, n, k multiples of
-// 128, 256, 64.
-void launch_mma_sync_gemm(const void* a, const void* b, void* c, int m, int n, int k);
+// The hand-written wgmma + TMA GEMM (row-major bf16, f32 accumulation; K % 8 == 0, N % 8 == 0);
+// sm_90a only.
+void launch_wgmma_gemm(const void* a, const void* b, void* c, int m, int n, int k);
 void launch_tile_layernorm(void* y, const void* x, const void* gamma, const void* beta, float eps, unsigned rows);  // 4096 columns
 }  // namespace reference

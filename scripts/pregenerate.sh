@@ -10,7 +10,7 @@ for source in "$root"/samples/*/*.cpp "$root"/tests/gpu/gpu_kernels.cpp; do
   stem=$(basename "$source" .cpp)
   # The architectures its CMakeLists.txt gives carbide_add_kernels (none: the default set).
   archs=()
-  for arch in $(sed -n 's/.*carbide_add_kernels(.*CUDA_ARCHS \([0-9 ]*\)).*/\1/p' "$(dirname "$source")/CMakeLists.txt"); do
+  for arch in $(sed -n 's/.*carbide_add_kernels(.*CUDA_ARCHS \([0-9a ]*\)).*/\1/p' "$(dirname "$source")/CMakeLists.txt"); do
     archs+=(--cuda-arch "sm_$arch")
   done
   "$carbide" translate "$source" -o "$out/$stem" "${archs[@]}"

@@ -317,7 +317,7 @@ TILE_LAYERNORM(tile_layernorm_4096_t256_b5, (256, 5), 256, 8, 4096)
            ::carbide::tile::detail::in_arg<::carbide::tile::bf16, 2> b) {                                      \
     namespace ctd = ::carbide::tile::detail;                                                                   \
     using P0 = ctd::sm80::gemm_plan<ct::bf16, BM, BN, BK, /*warps*/ WM, WN, /*stages*/ STAGES>;                \
-    const auto c_coord = ctd::sm80::block_coord<P0>(c);                                                        \
+    const auto c_coord = ctd::gemm_block_coord<P0>(c);                                                        \
     const int bm = c_coord[0], bn = c_coord[1];                                                                \
     auto acc = ctd::sm80::gemm_mainloop<P0>(a, b, bm, bn);                                                     \
     ctd::store(c, c_coord, ctd::cast<ct::bf16>(acc));                                                          \
@@ -340,7 +340,7 @@ struct grouped_plan : ::carbide::tile::detail::sm80::gemm_plan<::carbide::tile::
            ::carbide::tile::detail::in_arg<::carbide::tile::bf16, 2> b) {                                    \
     namespace ctd = ::carbide::tile::detail;                                                                 \
     using P0 = grouped_plan<GROUP>;                                                                          \
-    const auto c_coord = ctd::sm80::block_coord<P0>(c);                                                      \
+    const auto c_coord = ctd::gemm_block_coord<P0>(c);                                                      \
     auto acc = ctd::sm80::gemm_mainloop<P0>(a, b, c_coord[0], c_coord[1]);                                   \
     ctd::store(c, c_coord, ctd::cast<ct::bf16>(acc));                                                        \
   }

@@ -17,7 +17,7 @@
   X(cuEventElapsedTime) X(cuStreamBeginCapture) X(cuStreamEndCapture) X(cuGraphDestroy)   \
   X(cuGraphInstantiateWithFlags) X(cuGraphLaunch) X(cuGraphExecDestroy)                   \
   X(cuModuleLoadData) X(cuModuleUnload) X(cuModuleGetFunction) X(cuFuncGetAttribute)      \
-  X(cuFuncSetAttribute) X(cuLaunchKernel)
+  X(cuFuncSetAttribute) X(cuLaunchKernel) X(cuTensorMapEncodeTiled)
 
 namespace carbide::detail {
 

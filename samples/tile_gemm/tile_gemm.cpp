@@ -1,7 +1,9 @@
 // tile_gemm.cpp — C = A · B in bf16 with f32 accumulation on tensor cores, on the Tile path: one
 // tile block per 128 × 256 tile of C, the k-loop written as a loop of ct::mma over whole tiles.
-// The translator turns it into a pipelined mma.sync main loop (cp.async stages, ldmatrix,
-// zero-filled edges); M, N and K need not be multiples of the tile.
+// Translated for sm_90a (CMakeLists.txt), the k-loop becomes wgmma fed by TMA: a producer
+// warpgroup copies k tiles into a ring of shared-memory stages, two consumer warpgroups multiply
+// them; for other targets, a pipelined mma.sync loop (cp.async stages, ldmatrix). M, N and K need
+// not be multiples of the tile.
 #include <carbide/carbide.hpp>
 #include <carbide/tile.hpp>
 

@@ -203,6 +203,27 @@ TEST(TileLaunch, GemmOperandsMustMultiplyAndHaveSixteenByteRows) {
   EXPECT_THROW(check_gemm_operands("k", {"c", c, 1}, {"a", a, 0}, {"b", b, 1}), carbide::LaunchContractError);
 }
 
+// TMA tensor maps: what TMA cannot describe is a contract error, found before the driver is asked;
+// an empty operand (K = 0) gets a map no block reads, without the driver.
+TEST(TileLaunch, TensorMapsRefuseWhatTmaCannotDescribeBeforeTheDriver) {
+  using carbide::detail::encode_tensor_map;
+  alignas(16) static const std::uint16_t data[64] = {};
+  const std::int64_t extent[] = {300, 200}, rows_24_bytes[] = {12, 1}, row_major[] = {200, 1}, empty[] = {300, 0};
+  try {
+    encode_tensor_map("k", "a", data + 1, extent, row_major, 2, 128, 64);
+    FAIL() << "a misaligned tensor accepted";
+  } catch (const carbide::LaunchContractError& error) {
+    EXPECT_EQ(error.field(), "a");
+    EXPECT_NE(std::string(error.what()).find("16-byte aligned rows"), std::string::npos) << error.what();
+  }
+  EXPECT_THROW(encode_tensor_map("k", "a", data, extent, rows_24_bytes, 2, 128, 64), carbide::LaunchContractError);
+  EXPECT_THROW(encode_tensor_map("k", "a", data, extent, row_major, 2, 128, 32), carbide::LaunchContractError);
+  EXPECT_THROW(encode_tensor_map("k", "a", data, extent, row_major, 2, 512, 64), carbide::LaunchContractError);
+  EXPECT_THROW(encode_tensor_map("k", "a", data, extent, row_major, 4, 128, 32), carbide::LaunchContractError);
+  const carbide::tile::detail::tensor_map none = encode_tensor_map("k", "a", data, empty, row_major, 2, 128, 64);
+  for (std::uint64_t word : none.opaque) EXPECT_EQ(word, 0u);
+}
+
 // The whole-launch terms: only shapes where every tile lies inside, aligned, and the tiles run
 // along the first axis pass.
 using carbide::detail::covers;

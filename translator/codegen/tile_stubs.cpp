@@ -52,10 +52,11 @@ std::string tile_kernel_declaration(const model::Kernel& kernel, const std::stri
 }
 
 std::string tile_contract_constant(const model::Kernel& kernel, const tile::TilePlan& plan) {
-  // mma.sync needs sm_80; the rest runs anywhere the module loads.
+  // mma.sync needs sm_80, wgmma and TMA sm_90; the rest runs anywhere the module loads.
+  const bool wgmma = plan.gemm && plan.gemm->instruction == tile::GemmPlan::Instruction::Wgmma;
   return "const carbide::LaunchContract " + kernel.symbol + "_contract{\n    " + quoted(kernel.qualified_name) +
          ", 1, {" + std::to_string(plan.threads) + ", 1, 1}, " + std::to_string(plan.dynamic_shared_bytes) + ", " +
-         (plan.gemm ? "80" : "0") + ", " + std::to_string(plan.threads) + "};\n";
+         (wgmma ? "90" : plan.gemm ? "80" : "0") + ", " + std::to_string(plan.threads) + "};\n";
 }
 
 std::string tile_kernel_definition(const model::Kernel& kernel, const TileEntries& entries, const tile::TilePlan& plan,
@@ -88,6 +89,17 @@ std::string tile_kernel_definition(const model::Kernel& kernel, const TileEntrie
             ", " + plan.gemm->output + "_arg),\n      carbide::detail::matrix_operand(" + quoted(plan.gemm->a) + ", " +
             plan.gemm->a + "_arg), carbide::detail::matrix_operand(" + quoted(plan.gemm->b) + ", " + plan.gemm->b +
             "_arg));\n";
+  std::string tensor_maps;
+  if (plan.gemm && plan.gemm->instruction == tile::GemmPlan::Instruction::Wgmma) {
+    // The TMA boxes: BM rows × 64 columns of a, BK rows × 64 columns of b (tile/gemm_sm90.hpp).
+    const tile::GemmPlan& gemm = *plan.gemm;
+    for (const auto& [operand, rows] : {std::pair{gemm.a, gemm.block_m}, std::pair{gemm.b, gemm.block_k}}) {
+      const std::string map = tile::tensor_map_parameter(operand);
+      tensor_maps += "  const auto " + map + " = carbide::detail::tile_tensor_map(kernel, " + quoted(operand) + ", " +
+                     operand + "_arg, " + std::to_string(rows) + ", 64);\n";
+      args += ", const_cast<void*>(static_cast<const void*>(&" + map + "))";
+    }
+  }
   text += "  carbide::detail::check_same_device(kernel, loaded_.context().ordinal(),\n      {" + devices + "});\n";
   text += "  carbide::detail::check_no_aliasing(kernel,\n      {\n" + buffers + "});\n";
   std::string entry = std::to_string(entries.index);
@@ -101,6 +113,7 @@ std::string tile_kernel_definition(const model::Kernel& kernel, const TileEntrie
           std::to_string(plan.dynamic_shared_bytes) + ");\n";
   text += "  carbide::validate_launch(" + kernel.symbol + "_contract, config, loaded_.context().limits(),\n"
           "                           loaded_.footprint(" + entry + "));\n";
+  text += tensor_maps;
   text += "  loaded_.reserve_dynamic_shared(" + entry + ", config.dynamic_shared_bytes);\n";
   text += "  void* args[] = {" + args + "};\n  loaded_.launch(" + entry + ", stream, config, args);\n}\n\n";
   return text;

@@ -79,7 +79,8 @@ std::optional<Analysis> analyze(const std::string& path, const PipelineOptions& 
   analysis.engine->attach(context.getSourceManager(), context.getLangOpts());
   if (!analysis.clang_errors) {
     const carbide::analysis::DeviceAnalysis device(context, analysis.program);
-    analysis.tiles = std::make_unique<const tile::TilePrograms>(context, analysis.program);
+    analysis.tiles = std::make_unique<const tile::TilePrograms>(context, analysis.program,
+                                                                 tile::tile_target(options.nvcc.archs));
     rules::run_all_rules({context, analysis.program, device, *analysis.tiles, *analysis.engine});
     analysis.proven.in_range = carbide::analysis::proven_shared_indexes(device);
     for (const clang::CXXOperatorCallExpr* read : carbide::analysis::proven_span_reads(analysis.program))

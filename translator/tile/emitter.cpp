@@ -53,7 +53,7 @@ class Emitter {
       text += gemm_plan_type();
       // The plan orders the tile blocks for L2 reuse (grouped rasterization).
       for (const auto& [name, type] : kernel_.outs)
-        text += "  const auto " + name + "_coord = ctd::sm80::block_coord<P0>(" + name + ");\n";
+        text += "  const auto " + name + "_coord = ctd::gemm_block_coord<P0>(" + name + ");\n";
     } else {
       text += "  using L0 = ctd::blocked<" + std::to_string(plan_.threads) + ", " + std::to_string(plan_.vector) + ">;\n";
       for (const auto& [name, type] : kernel_.outs)
@@ -71,10 +71,16 @@ class Emitter {
 
   std::string gemm_summary() const {
     const GemmPlan& gemm = *plan_.gemm;
+    if (gemm.instruction == GemmPlan::Instruction::Wgmma)
+      return "wgmma m64n" + std::to_string(gemm.block_n) + "k16 in " + std::to_string(gemm.block_m / 64) +
+             " consumer warpgroups fed by a TMA producer warpgroup, " + std::to_string(gemm.stages) + " stages, " +
+             std::to_string(plan_.dynamic_shared_bytes) + " bytes of shared memory";
     return "mma.sync m16n8k16 over " + std::to_string(gemm.warps_m) + "×" + std::to_string(gemm.warps_n) +
            " warps, " + std::to_string(gemm.stages) + " cp.async stages, " +
            std::to_string(plan_.dynamic_shared_bytes) + " bytes of shared memory";
   }
+
+  bool wgmma() const { return plan_.gemm && plan_.gemm->instruction == GemmPlan::Instruction::Wgmma; }
 
   std::string parameters() const {
     std::string text;
@@ -88,6 +94,10 @@ class Emitter {
                std::to_string(kernel_.ins.at(param.name).rank) + ">";
       text += std::string(text.empty() ? "" : ", ") + type + " " + param.name;
     }
+    // The TMA copies read their tensor maps through the parameters' addresses.
+    if (wgmma())
+      for (const std::string& operand : {plan_.gemm->a, plan_.gemm->b})
+        text += ", const __grid_constant__ ::carbide::tile::detail::tensor_map " + tensor_map_parameter(operand);
     return text;
   }
 
@@ -150,15 +160,24 @@ class Emitter {
 
   std::string gemm_plan_type() const {
     const GemmPlan& gemm = *plan_.gemm;
-    return "  using P0 = ctd::sm80::gemm_plan<" + gemm.element + ", " + std::to_string(gemm.block_m) + ", " +
-           std::to_string(gemm.block_n) + ", " + std::to_string(gemm.block_k) + ", " + std::to_string(gemm.warps_m) +
-           ", " + std::to_string(gemm.warps_n) + ", " + std::to_string(gemm.stages) + ">;\n" +
-           "  static_assert(P0::kThreads == " + std::to_string(plan_.threads) + " && P0::kSmemBytes == " +
-           std::to_string(plan_.dynamic_shared_bytes) + ", \"the launch gives what the plan needs\");\n";
+    const std::string tile = std::to_string(gemm.block_m) + ", " + std::to_string(gemm.block_n) + ", " +
+                             std::to_string(gemm.block_k) + ", ";
+    const std::string plan = wgmma() ? "ctd::sm90::gemm_plan<" + gemm.element + ", " + tile + std::to_string(gemm.stages)
+                                     : "ctd::sm80::gemm_plan<" + gemm.element + ", " + tile +
+                                           std::to_string(gemm.warps_m) + ", " + std::to_string(gemm.warps_n) + ", " +
+                                           std::to_string(gemm.stages);
+    return "  using P0 = " + plan + ">;\n" + "  static_assert(P0::kThreads == " + std::to_string(plan_.threads) +
+           " && P0::kSmemBytes == " + std::to_string(plan_.dynamic_shared_bytes) +
+           ", \"the launch gives what the plan needs\");\n";
   }
 
   std::string gemm_mainloop(const Statement& s, const std::string& indent) const {
     const GemmPlan& gemm = *plan_.gemm;
+    if (wgmma())
+      return indent + "// The k-loop of mma below: TMA copies k tiles into a ring of stages, wgmma multiplies them.\n" +
+             indent + "auto " + s.name + " = ctd::sm90::gemm_mainloop<P0>(" + gemm.a + ", " + gemm.b + ", " +
+             tensor_map_parameter(gemm.a) + ", " + tensor_map_parameter(gemm.b) + ", " + gemm.row + ", " +
+             gemm.column + ");\n";
     return indent + "// The k-loop of mma below, pipelined: cp.async stages, ldmatrix, mma.sync, zero-filled edges.\n" +
            indent + "auto " + s.name + " = ctd::sm80::gemm_mainloop<P0>(" + gemm.a + ", " + gemm.b + ", " + gemm.row +
            ", " + gemm.column + ");\n";

@@ -20,6 +20,10 @@ constexpr int kMaxThreads = 256;
 constexpr std::int64_t kRowBytesPerSM = 80 * 1024;
 constexpr int kRegistersPerSM = 65536, kRowThreadRegisters = 40;
 constexpr int kVectorBytes = 16;  // one ld.global.v4 / st.global.v4
+// wgmma plans: what a consumer thread needs besides its accumulators (addresses, loop state,
+// the epilogue's indexes), the H200's dynamic shared memory a block, and the swizzle's period.
+constexpr int kWgmmaThreadRegisters = 32;
+constexpr std::uint64_t kMaxDynamicSharedBytes = 227 * 1024, kSwizzleAtomBytes = 1024;
 
 void problem(TilePlan& plan, const Node& node, std::string message) {
   plan.problems.push_back({Problem::Kind::Unsupported, node.expr ? node.expr->getExprLoc() : clang::SourceLocation{},
@@ -72,17 +76,23 @@ std::optional<GemmPlan> match_gemm(const TileKernel& kernel) {
   return std::nullopt;
 }
 
+// Whether `threads` copy a rows × columns tile of 16-bit elements in 16-byte chunks the way the
+// sm80 loader does (tile/copy.hpp's static_asserts): rows of 4 chunks or a multiple of 8, every
+// thread one chunk a pass, each pass whole 8-row swizzle periods, the passes the whole tile.
+bool stages_evenly(int rows, int columns, int threads) {
+  const int chunks = columns * 2 / 16;
+  if (!(chunks == 4 || chunks % 8 == 0) || threads % chunks != 0) return false;
+  const int rows_per_pass = threads / chunks;
+  return rows_per_pass % 8 == 0 && rows % rows_per_pass == 0;
+}
+
 // Warp tiles of 64×64 (4 × 8 mma tiles a warp), as the measured anchor; 3 stages of cp.async.
-void plan_gemm(TilePlan& plan, GemmPlan gemm, const TileKernel& kernel) {
-  const bool sixteen_bit = llvm::StringRef(gemm.element).ends_with("carbide::tile::bf16") ||
-                           llvm::StringRef(gemm.element).ends_with("carbide::tile::f16");
-  const Node& mma = kernel.node(kernel.body[gemm.loop].body.front().value);
-  if (!sixteen_bit)
-    return problem(plan, mma, "mma on tensor cores takes ct::bf16 or ct::f16 tiles (f32 inputs would need tf32)");
+void plan_mma_sync(TilePlan& plan, GemmPlan gemm, const Node& mma) {
   if (gemm.block_m % 64 || gemm.block_n % 64 || gemm.block_k % 32)
     return problem(plan, mma, "the mma.sync lowering needs a block tile of multiples of 64 (M, N) and 32 (K); "
                               "this one is " + std::to_string(gemm.block_m) + "×" + std::to_string(gemm.block_n) +
                               "×" + std::to_string(gemm.block_k));
+  gemm.instruction = GemmPlan::Instruction::MmaSync;
   gemm.warps_m = gemm.block_m / 64;
   gemm.warps_n = gemm.block_n / 64;
   gemm.stages = 3;
@@ -90,10 +100,49 @@ void plan_gemm(TilePlan& plan, GemmPlan gemm, const TileKernel& kernel) {
   if (plan.threads > kMaxThreads * 2)
     return problem(plan, mma, "a block tile of " + std::to_string(gemm.block_m) + "×" + std::to_string(gemm.block_n) +
                               " needs more than 16 warps; use at most 128×256");
+  if ((gemm.block_k != 32 && gemm.block_k != 64) || !stages_evenly(gemm.block_m, gemm.block_k, plan.threads) ||
+      !stages_evenly(gemm.block_k, gemm.block_n, plan.threads))
+    return problem(plan, mma, "the mma.sync lowering stages a block tile whose sides are 64, 128 or 256 (M, N) and "
+                              "32 or 64 (K), with every warp copying whole 8-row groups; this one is " +
+                              std::to_string(gemm.block_m) + "×" + std::to_string(gemm.block_n) + "×" +
+                              std::to_string(gemm.block_k));
   const std::uint64_t pipeline = std::uint64_t(gemm.stages) * (gemm.block_m + gemm.block_n) * gemm.block_k * 2;
   const std::uint64_t epilogue = std::uint64_t(gemm.block_m) * (gemm.block_n + 8) * sizeof(float);
   plan.dynamic_shared_bytes = std::max(pipeline, epilogue);
   plan.gemm = gemm;
+}
+
+// The wgmma plan, where its atoms and registers allow it: n128 or n256 atoms, 64 rows a consumer
+// warpgroup, k tiles of whole 128-byte swizzle rows. A consumer thread holds BN / 2 f32
+// accumulators; with 168 registers a thread (3 warpgroups of 128 on 64K registers) BN = 256 fits
+// (bench/experiments/wgmma_tma_gemm.cu: no spills). Stages: as many as the shared memory holds, up to 8.
+bool plan_wgmma(TilePlan& plan, GemmPlan gemm) {
+  const int consumers = gemm.block_m / 64, threads = 128 * (consumers + 1);
+  if (gemm.block_m % 64 || (gemm.block_n != 128 && gemm.block_n != 256) || gemm.block_k % 64 ||
+      kRegistersPerSM / threads < gemm.block_n / 2 + kWgmmaThreadRegisters)
+    return false;
+  const std::uint64_t stage = std::uint64_t(gemm.block_m + gemm.block_n) * gemm.block_k * 2;
+  const std::uint64_t fixed = kSwizzleAtomBytes;  // alignment slack; 16 bytes of mbarriers a stage
+  const std::uint64_t stages = std::min<std::uint64_t>(8, (kMaxDynamicSharedBytes - fixed) / (stage + 16));
+  if (stages < 2) return false;
+  gemm.instruction = GemmPlan::Instruction::Wgmma;
+  gemm.stages = int(stages);
+  plan.threads = threads;
+  plan.min_blocks = 1;
+  plan.dynamic_shared_bytes = stages * (stage + 16) + fixed;
+  plan.gemm = gemm;
+  return true;
+}
+
+void plan_gemm(TilePlan& plan, const GemmPlan& gemm, const TileKernel& kernel, const TileTarget& target) {
+  const bool sixteen_bit = llvm::StringRef(gemm.element).ends_with("carbide::tile::bf16") ||
+                           llvm::StringRef(gemm.element).ends_with("carbide::tile::f16");
+  const Node& mma = kernel.node(kernel.body[gemm.loop].body.front().value);
+  if (!sixteen_bit)
+    return problem(plan, mma, "mma on tensor cores takes ct::bf16 or ct::f16 tiles (f32 inputs would need tf32)");
+  // A block tile wgmma cannot take runs on mma.sync, which sm_90a runs as well.
+  if (target.wgmma && plan_wgmma(plan, gemm)) return;
+  plan_mma_sync(plan, gemm, mma);
 }
 
 // The blocked layout: 16-byte chunks of the narrowest element, fewer where a last extent needs.
@@ -183,10 +232,17 @@ std::optional<WholeLaunch> plan_whole_launch(const TileKernel& kernel) {
 
 }  // namespace
 
-TilePlan plan_tile_kernel(const TileKernel& kernel) {
+TileTarget tile_target(const std::vector<std::string>& archs) {
+  return {!archs.empty() && std::all_of(archs.begin(), archs.end(), [](const std::string& arch) { return arch == "sm_90a"; })};
+}
+
+TilePlan plan_tile_kernel(const TileKernel& kernel, const TileTarget& target) {
   TilePlan plan;
+  // A kernel the model found wrong (shapes that disagree, statements it cannot read) is not
+  // planned: its own problems say what to fix first, and a plan of wrong shapes would only add noise.
+  if (!kernel.problems.empty()) return plan;
   if (auto gemm = match_gemm(kernel)) {
-    plan_gemm(plan, *gemm, kernel);
+    plan_gemm(plan, *gemm, kernel, target);
     if (plan.gemm) {
       const Node& mma = kernel.node(kernel.body[plan.gemm->loop].body.front().value);
       for (std::size_t i = 0; i < kernel.nodes.size(); ++i) {

@@ -14,11 +14,24 @@
 
 namespace carbide::tile {
 
+// What the translation's device code runs on, as far as the planner's choices depend on it.
+struct TileTarget {
+  bool wgmma = false;  // every architecture is sm_90a: wgmma, TMA and mbarriers may be used
+};
+// The target of a translation for these architectures (--cuda-arch values, "sm_90a").
+TileTarget tile_target(const std::vector<std::string>& archs);
+
 // A recognised `acc = mma(pa.load(i, k), pb.load(k, j), acc)` loop over all of K.
 struct GemmPlan {
+  enum class Instruction {
+    MmaSync,  // sm_80 and up: mma.sync m16n8k16, ldmatrix, cp.async stages (tile/gemm_sm80.hpp)
+    Wgmma,    // sm_90a: wgmma fed by TMA, a producer warpgroup and BM / 64 consumers (tile/gemm_sm90.hpp)
+  };
+  Instruction instruction = Instruction::MmaSync;
   std::string element;  // of a and b: "::carbide::tile::bf16"
   int block_m = 0, block_n = 0, block_k = 0;
-  int warps_m = 0, warps_n = 0, stages = 0;
+  int warps_m = 0, warps_n = 0;  // mma.sync: the warp grid
+  int stages = 0;
   std::string a, b;           // the ct::in parameters
   std::string output;         // the ct::out the accumulator is stored to
   std::string row, column;    // the tile coordinates the loads use, as C++ text
@@ -50,6 +63,10 @@ struct WholeLaunch {
 // in C++, so no user kernel's entry is one.
 inline std::string whole_entry_name(const std::string& entry_name) { return entry_name + "__whole"; }
 
+// The entry parameter that carries a wgmma plan operand's TMA tensor map, after the kernel's own
+// parameters (a's, then b's). Reserved in C++ like whole_entry_name's suffix.
+inline std::string tensor_map_parameter(const std::string& operand) { return operand + "__tensor_map"; }
+
 struct TilePlan {
   int threads = 0;
   int vector = 1;  // elements per chunk of the blocked layout
@@ -60,6 +77,6 @@ struct TilePlan {
   std::vector<Problem> problems;  // what the lowering cannot express yet
 };
 
-TilePlan plan_tile_kernel(const TileKernel& kernel);
+TilePlan plan_tile_kernel(const TileKernel& kernel, const TileTarget& target);
 
 }  // namespace carbide::tile

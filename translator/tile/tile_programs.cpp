@@ -2,12 +2,12 @@
 
 namespace carbide::tile {
 
-TilePrograms::TilePrograms(clang::ASTContext& context, const model::Program& program) {
+TilePrograms::TilePrograms(clang::ASTContext& context, const model::Program& program, const TileTarget& target) {
   for (const model::Module& module : program.modules)
     for (const model::Kernel& kernel : module.kernels)
       if (kernel.is_tile) {
         TileKernel model = build_tile_kernel(context, kernel);
-        TilePlan plan = plan_tile_kernel(model);
+        TilePlan plan = plan_tile_kernel(model, target);
         kernels_.push_back({std::move(model), std::move(plan)});
       }
 }

@@ -16,7 +16,7 @@ struct PlannedKernel {
 
 class TilePrograms {
  public:
-  TilePrograms(clang::ASTContext& context, const model::Program& program);
+  TilePrograms(clang::ASTContext& context, const model::Program& program, const TileTarget& target);
   // Templates as written have none: their shapes are only known per instance.
   const std::vector<PlannedKernel>& kernels() const { return kernels_; }
   const PlannedKernel* find(const model::Kernel& kernel) const;

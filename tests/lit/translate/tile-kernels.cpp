@@ -99,7 +99,7 @@ void gemm(ct::out<ct::bf16, ct::shape<BM, BN>> c, ct::in<ct::bf16, 2> a, ct::in<
 }
 // CU: // kernels::gemm<128, 128, 64>: tile kernel; the planner chose 128 threads, mma.sync m16n8k16 over 2×2 warps, 3 cp.async stages, 98304 bytes of shared memory
 // CU: using P0 = ctd::sm80::gemm_plan<carbide::tile::bf16, 128, 128, 64, 2, 2, 3>;
-// CU: const auto c_coord = ctd::sm80::block_coord<P0>(c);
+// CU: const auto c_coord = ctd::gemm_block_coord<P0>(c);
 // CU: const int bm = c_coord[0], bn = c_coord[1];
 // CU: auto acc = ctd::sm80::gemm_mainloop<P0>(a, b, bm, bn);
 // CU-NOT: for (int k

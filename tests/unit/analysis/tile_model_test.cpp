@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include <set>
+#include <tuple>
 
 namespace {
 
@@ -22,12 +23,12 @@ struct Planned {
   const tile::PlannedKernel& only() const { return tiles->kernels().front(); }
 };
 
-Planned plan(const std::string& code) {
+Planned plan(const std::string& code, const tile::TileTarget& target = {}) {
   Planned planned;
   planned.ast = parse("#include <carbide/tile.hpp>\nnamespace ct = carbide::tile;\nnamespace k {\n" + code + "\n}\n");
   EXPECT_TRUE(planned.ast);
   planned.program = model::build_program(planned.ast->getASTContext());
-  planned.tiles = std::make_unique<tile::TilePrograms>(planned.ast->getASTContext(), planned.program);
+  planned.tiles = std::make_unique<tile::TilePrograms>(planned.ast->getASTContext(), planned.program, target);
   EXPECT_EQ(planned.tiles->kernels().size(), 1u);
   return planned;
 }
@@ -151,8 +152,10 @@ void first_column(ct::out<float, ct::shape<1, 256>> y, ct::in<float, 2> x) {
   EXPECT_FALSE(at_coordinate.only().plan.whole_launch);
 }
 
-TEST(TilePlanner, RecognisesTheMmaLoopAsOneGemmPlan) {
-  const Planned planned = plan(R"(
+// The sample's GEMM kernel, instantiated for one block tile.
+std::string gemm_kernel(int bm, int bn, int bk) {
+  const std::string shape = std::to_string(bm) + ", " + std::to_string(bn);
+  return R"(
 template <int BM, int BN, int BK>
 CARBIDE_TILE_KERNEL
 void gemm(ct::out<ct::bf16, ct::shape<BM, BN>> c, ct::in<ct::bf16, 2> a, ct::in<ct::bf16, 2> b) {
@@ -164,10 +167,17 @@ void gemm(ct::out<ct::bf16, ct::shape<BM, BN>> c, ct::in<ct::bf16, 2> a, ct::in<
     acc = ct::mma(pa.load(bm, k), pb.load(k, bn), acc);
   c.store(ct::cast<ct::bf16>(acc));
 }
-template void gemm<128, 256, 64>(ct::out<ct::bf16, ct::shape<128, 256>>, ct::in<ct::bf16, 2>, ct::in<ct::bf16, 2>);
-)");
+template void gemm<)" + shape + ", " + std::to_string(bk) + ">(ct::out<ct::bf16, ct::shape<" + shape +
+         ">>, ct::in<ct::bf16, 2>, ct::in<ct::bf16, 2>);\n";
+}
+
+constexpr tile::TileTarget kHopper{true};
+
+TEST(TilePlanner, RecognisesTheMmaLoopAsOneGemmPlan) {
+  const Planned planned = plan(gemm_kernel(128, 256, 64));
   const tile::TilePlan& plan = planned.only().plan;
   ASSERT_TRUE(plan.gemm) << (plan.problems.empty() ? "" : plan.problems.front().message);
+  EXPECT_EQ(plan.gemm->instruction, tile::GemmPlan::Instruction::MmaSync);
   EXPECT_EQ(plan.gemm->block_m, 128);
   EXPECT_EQ(plan.gemm->block_n, 256);
   EXPECT_EQ(plan.gemm->block_k, 64);
@@ -177,6 +187,52 @@ template void gemm<128, 256, 64>(ct::out<ct::bf16, ct::shape<128, 256>>, ct::in<
   EXPECT_EQ(plan.threads, 32 * plan.gemm->warps_m * plan.gemm->warps_n);
   EXPECT_GT(plan.dynamic_shared_bytes, 0u);
   EXPECT_FALSE(plan.whole_launch);  // the main loop masks its own k tiles
+}
+
+TEST(TilePlanner, OnlySm90aTranslationsGetWgmma) {
+  EXPECT_TRUE(tile::tile_target({"sm_90a"}).wgmma);
+  EXPECT_FALSE(tile::tile_target({"sm_90"}).wgmma);
+  EXPECT_FALSE(tile::tile_target({"sm_80", "sm_90a"}).wgmma);  // one plan serves every image
+  EXPECT_FALSE(tile::tile_target({"sm_100a"}).wgmma);           // Blackwell has no wgmma
+  EXPECT_FALSE(tile::tile_target({}).wgmma);
+}
+
+TEST(TilePlanner, WgmmaPlanHasAProducerAndAConsumerPer64RowsAndStagesTheSharedMemoryHolds) {
+  const Planned planned = plan(gemm_kernel(128, 256, 64), kHopper);
+  const tile::TilePlan& plan = planned.only().plan;
+  ASSERT_TRUE(plan.gemm) << (plan.problems.empty() ? "" : plan.problems.front().message);
+  EXPECT_EQ(plan.gemm->instruction, tile::GemmPlan::Instruction::Wgmma);
+  EXPECT_EQ(plan.threads, 128 * 3);
+  EXPECT_EQ(plan.min_blocks, 1);
+  // A stage holds (128 + 256) × 64 bf16 = 48 KiB and two 8-byte mbarriers; four fit in 227 KiB.
+  EXPECT_EQ(plan.gemm->stages, 4);
+  EXPECT_EQ(plan.dynamic_shared_bytes, 4u * (49152 + 16) + 1024);
+  EXPECT_FALSE(plan.whole_launch);
+}
+
+TEST(TilePlanner, BlockTilesWgmmaCannotTakeFallBackToMmaSync) {
+  // k tiles of 32 are half a swizzle row; 256 × 256 leaves a thread of five warpgroups too few
+  // registers for its 128 accumulators.
+  for (const auto& [bm, bn, bk] : {std::tuple{128, 256, 32}, std::tuple{256, 256, 64}}) {
+    const Planned planned = plan(gemm_kernel(bm, bn, bk), kHopper);
+    const tile::TilePlan& plan = planned.only().plan;
+    ASSERT_TRUE(plan.gemm) << bm << "x" << bn << "x" << bk;
+    EXPECT_EQ(plan.gemm->instruction, tile::GemmPlan::Instruction::MmaSync) << bm << "x" << bn << "x" << bk;
+  }
+}
+
+// A block tile the sm80 loader cannot split evenly over its warps is reported at the mma, naming
+// the tile, instead of failing in nvcc (128 × 192: 192 threads copy 24-row passes of A's 128 rows).
+TEST(TilePlanner, BlockTilesTheMmaSyncLoaderCannotStageAreAProblem) {
+  for (const auto& [bm, bn, bk] : {std::tuple{128, 192, 64}, std::tuple{64, 64, 64}, std::tuple{128, 128, 128}}) {
+    const Planned planned = plan(gemm_kernel(bm, bn, bk));
+    const tile::TilePlan& plan = planned.only().plan;
+    EXPECT_FALSE(plan.gemm) << bm << "x" << bn << "x" << bk;
+    ASSERT_EQ(plan.problems.size(), 1u) << bm << "x" << bn << "x" << bk;
+    EXPECT_NE(plan.problems[0].message.find(std::to_string(bm) + "×" + std::to_string(bn) + "×" + std::to_string(bk)),
+              std::string::npos)
+        << plan.problems[0].message;
+  }
 }
 
 TEST(TileModel, MismatchedOperandsAreAShapeProblemNamingBothShapes) {

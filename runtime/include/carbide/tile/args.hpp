@@ -27,6 +27,13 @@ struct out_arg {
   int aligned16;
 };
 
+// A TMA tensor map (the driver's CUtensorMap: 128 opaque bytes, aligned to 128 as cuda.h has it;
+// TMA needs 64), encoded by the host stub (carbide::detail::tile_tensor_map) and passed by value
+// as a __grid_constant__ kernel parameter, whose address cp.async.bulk.tensor reads it through.
+struct alignas(128) tensor_map {
+  std::uint64_t opaque[16];
+};
+
 // The number of tiles of shape<Tile...> along `axis` of an input, the edge tile included:
 // what `a.partition(ct::shape<BM, BK>{}).tiles(1)` becomes in emitted code.
 template <int... Tile, class T, int Rank>
@@ -39,5 +46,6 @@ inline int tile_count(const in_arg<T, Rank>& in, int axis) {
 }
 
 static_assert(std::is_trivially_copyable_v<in_arg<float, 2>> && std::is_trivially_copyable_v<out_arg<float, 2>>);
+static_assert(sizeof(tensor_map) == 128 && alignof(tensor_map) == 128, "CUtensorMap's size and alignment");
 
 }  // namespace carbide::tile::detail

@@ -8,5 +8,6 @@
 #include <carbide/tile/block_reduce.hpp>
 #include <carbide/tile/elementwise.hpp>
 #include <carbide/tile/gemm_sm80.hpp>
+#include <carbide/tile/gemm_sm90.hpp>
 #include <carbide/tile/shape.hpp>
 #include <carbide/tile/types.hpp>

@@ -53,7 +53,7 @@ struct gemm_plan {
   static constexpr int kCStride = BN + 8;
   static constexpr int kEpilogueBytes = BM * kCStride * int(sizeof(float));
   static constexpr int kSmemBytes = kPipelineBytes > kEpilogueBytes ? kPipelineBytes : kEpilogueBytes;
-  // Consecutive blocks walk down kGroupM block rows before moving right (block_coord below), so a
+  // Consecutive blocks walk down kGroupM block rows before moving right (gemm_block_coord), so a
   // wave's A and B panels stay in L2.
   static constexpr int kGroupM = 8;
   static constexpr int kRowAlignment = 8;  // K % 8 == 0, N % 8 == 0
@@ -101,17 +101,6 @@ namespace carbide::tile::detail::sm80 {
 CARBIDE_TILE_DEVICE unsigned char* dynamic_smem() {
   extern __shared__ __align__(128) unsigned char carbide_tile_dynamic_smem[];
   return carbide_tile_dynamic_smem;
-}
-
-// The block's tile coordinates in grouped order: blockIdx.x walks kGroupM block rows of one
-// column group before moving to the next column (the last group may be shorter).
-template <class Plan, class T>
-CARBIDE_TILE_DEVICE tile_coord<2> block_coord(const out_arg<T, 2>& out) {
-  const int tiles_m = int(out.tiles[0]), tiles_n = int(out.tiles[1]);
-  const int per_group = Plan::kGroupM * tiles_n, id = blockIdx.x, group = id / per_group;
-  const int first_m = group * Plan::kGroupM, group_rows = ::min(tiles_m - first_m, Plan::kGroupM);
-  const int within = id % per_group;
-  return {{first_m + within % group_rows, within / group_rows}};
 }
 
 // The pipelined k-loop into acc[mi][ni]; kEdge: zero-filled loads for a tile that crosses M, N or
@@ -250,6 +239,18 @@ CARBIDE_TILE_DEVICE frag<float, shape<Plan::kBM, Plan::kBN>, acc<Plan>> gemm_mai
 }  // namespace carbide::tile::detail::sm80
 
 namespace carbide::tile::detail {
+
+// A GEMM block's tile coordinates in grouped order, for either plan: blockIdx.x walks
+// Plan::kGroupM block rows of one column group before moving to the next column (the last group
+// may be shorter), so that a wave's A and B panels stay in L2.
+template <class Plan, class T>
+CARBIDE_TILE_DEVICE tile_coord<2> gemm_block_coord(const out_arg<T, 2>& out) {
+  const int tiles_m = int(out.tiles[0]), tiles_n = int(out.tiles[1]);
+  const int per_group = Plan::kGroupM * tiles_n, id = blockIdx.x, group = id / per_group;
+  const int first_m = group * Plan::kGroupM, group_rows = ::min(tiles_m - first_m, Plan::kGroupM);
+  const int within = id % per_group;
+  return {{first_m + within % group_rows, within / group_rows}};
+}
 
 // An accumulator-layout tile (f32, or cast to a 16-bit float) into `out` at `tile`: the fragments'
 // element pairs into the padded C tile in shared memory, then 16-byte row chunks to global memory;
