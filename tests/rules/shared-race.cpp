@@ -839,4 +839,18 @@ void staged_by_helpers(carbide::span<const float> in, carbide::disjoint_span2d<f
   if (float* o = out.get_mut(own)) *o = tile[0];
 }
 
+// Bad: per-thread counter columns, but 32 columns for 64 threads: threads t and t + 32 count in
+// one column, whatever the data (the loaded word stands for any value).
+CARBIDE_KERNEL
+CARBIDE_LAUNCH_CONTRACT(domain = 1, block = (64, 1, 1))
+void shared_counter_columns(carbide::span<const unsigned> in, carbide::disjoint_span<unsigned> out) {
+  auto idx = carbide::thread::index_1d();
+  auto counts = carbide::block::shared<unsigned, 32 * 64>();
+  const unsigned data = idx.get() < in.size() ? in[idx.get()] : 0u;
+  counts[carbide::thread::thread_idx().x % 32 + (data & 63u) * 32] += 1;
+  // CHECK: shared-race.cpp:[[@LINE-1]]:3: error: 'counts[carbide::thread::thread_idx().x % 32 + (data & 63u) * 32]' may update the same slot of 'counts' from different threads at once
+  carbide::block::sync();
+  if (unsigned* o = out.get_mut(idx)) *o = counts[carbide::thread::thread_idx().x];
+}
+
 }  // namespace kernels

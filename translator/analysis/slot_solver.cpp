@@ -239,8 +239,13 @@ class Encoder {
     if (const clang::ForStmt* loop = values_.counted_loop(var))
       return counter_value(var, *loop, owner, depth);
     // A variable given its value once stands for its initializer.
-    if (const clang::Expr* init = values_.sole_initializer(var))
-      return value_as(init, var->getType(), side, depth + 1);
+    if (const clang::Expr* init = values_.sole_initializer(var)) {
+      if (auto term = value_as(init, var->getType(), side, depth + 1)) return term;
+      // An initializer it cannot encode (a load, a call): any value, the thread's own, the same
+      // at each use, since nothing assigns the variable again (cuda-samples histogram64's
+      // `data`, which selects a row of the thread's own column).
+      return variable_symbol(var, side);
+    }
     // Where one definition reaches the use, the variable is what that definition assigned
     // (`pin = 1 - pout` just above the read)...
     if (auto reaching = values_.reaching_definitions(ref); reaching && reaching->size() == 1) {
@@ -257,7 +262,15 @@ class Encoder {
     // double buffer's `pout = 1 - pout`), the same for both threads where it is uniform.
     if (auto possible = value_sets_.of(var)) return one_of(*possible, ref, owner, bits);
     if (uniform) return variable_symbol(var, owner);
-    return std::nullopt;
+    // Definitions it cannot follow: any value at this use, the thread's own; each use its own,
+    // since an assignment may lie between two of them.
+    return any_value_at(ref, side, bits);
+  }
+
+  Term any_value_at(const clang::DeclRefExpr* use, int side, unsigned bits) {
+    auto [found, added] = use_symbols_.try_emplace({use, side}, nullptr);
+    if (added) found->second = symbol("any" + std::to_string(use_symbols_.size()) + "." + std::to_string(side), bits);
+    return found->second;
   }
 
   Term one_of(const std::set<std::int64_t>& possible, const clang::DeclRefExpr* use, int owner, unsigned bits) {

@@ -6,9 +6,10 @@
 // partners, butterflies (`2t − (t & (s − 1))` and `+ s`), masks, shifts and mixed radix are then
 // decided by the solver, not case by case, the way GPUVerify-class verifiers do it.
 //
-// Sound by construction where it answers "distinct": everything it cannot encode (a call, a
-// load, a variable with several thread-dependent definitions) makes it answer "not proven", and
-// a condition it cannot encode is left out, which only allows more collisions. Each query has a
+// Sound by construction where it answers "distinct": a variable whose value it cannot encode (a
+// load, a call, several thread-dependent definitions) stands for any value, each thread's its
+// own; an index it cannot encode otherwise (a call in it) makes it answer "not proven"; and a
+// condition it cannot encode is left out, which only allows more collisions. Each query has a
 // time budget; running out is "not proven" too.
 #pragma once
 

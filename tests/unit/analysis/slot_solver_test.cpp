@@ -131,6 +131,21 @@ TEST(SlotSolver, BlellochDownSweep) {
   EXPECT_FALSE(distinct(deeper + "    const unsigned v = s[ai];\n    s[ai] = s[bi];\n    s[bi] += v;\n  }\n}", 256));
 }
 
+// A value the solver cannot encode (here a float converted back) stands for any value, each
+// thread's its own: a thread's column at a permuted position (cuda-samples histogram64's
+// `threadPos`) stays its own whatever row the data picks, while a slot the data alone picks is
+// shared.
+TEST(SlotSolver, UnencodedValuesAreAnyValueOfTheThreadsOwn) {
+  const std::string data = "const unsigned data = unsigned(float(t) * 1.5f);\n";
+  EXPECT_TRUE(distinct(data + "const unsigned pos = (t & 15) << 2 | (t & 48) >> 4;\n"
+                              "s[pos + ((data >> 2) & 63u) * 64] += 1;", 64));
+  EXPECT_FALSE(distinct(data + "s[(data & 63u) * 64] += 1;", 64));
+  // Not a permutation: threads t and t + 32 share a column.
+  EXPECT_FALSE(distinct(data + "s[t % 32 + ((data >> 2) & 63u) * 64] += 1;", 64));
+  // A variable assigned in several places is any value at each use.
+  EXPECT_FALSE(distinct("unsigned v = t;\nif (n > 3) v = unsigned(float(t) * 1.5f);\ns[v] = 1;", 64));
+}
+
 TEST(SlotSolver, MixedRadixHalo) {
   EXPECT_TRUE(distinct("const unsigned tx = t % 16, ty = t / 16;\n"
                        "for (int i = 1; i < 9; ++i) s[ty * 160 + tx + i * 16] = 0;\n"
