@@ -62,6 +62,22 @@ void gemm(ct::out<ct::bf16, ct::shape<BM, BN>> c, ct::in<ct::bf16, 2> a, ct::in<
 // PTX-DAG: mbarrier.try_wait.parity.shared::cta.b64
 // PTX-DAG: wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16
 
+// f16 operands and a 128-column tile: the m64n128k16 atom on .f16 (ptxas checks it above), seven
+// 32 KiB stages in 227 KiB.
+CARBIDE_TILE_KERNEL
+void gemm_f16(ct::out<float, ct::shape<128, 128>> c, ct::in<ct::f16, 2> a, ct::in<ct::f16, 2> b) {
+  auto [bm, bn] = c.coord();
+  auto pa = a.partition(ct::shape<128, 64>{});
+  auto pb = b.partition(ct::shape<64, 128>{});
+  auto acc = ct::zeros<float, ct::shape<128, 128>>();
+  for (int k : ct::irange(pa.tiles(1)))
+    acc = ct::mma(pa.load(bm, k), pb.load(k, bn), acc);
+  c.store(acc);
+}
+// CU: // kernels::gemm_f16: tile kernel; the planner chose 384 threads, wgmma m64n128k16 in 2 consumer warpgroups fed by a TMA producer warpgroup, 7 stages, 230512 bytes of shared memory
+// CU: using P0 = ctd::sm90::gemm_plan<carbide::tile::f16, 128, 128, 64, 7>;
+// PTX-DAG: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16
+
 }  // namespace kernels
 
 int main() {
@@ -73,4 +89,8 @@ int main() {
   auto c = carbide::Tensor<ct::bf16>::zeroed(stream, {256, 512}).partition(ct::shape<128, 256>{});
   module.gemm<128, 256, 64>(stream, c, a, b, 1.f);
   module.gemm<128, 256, 32>(stream, c, a, b, 1.f);
+  const auto a16 = carbide::Tensor<ct::f16>::zeroed(stream, {256, 64});
+  const auto b16 = carbide::Tensor<ct::f16>::zeroed(stream, {64, 256});
+  auto c32 = carbide::Tensor<float>::zeroed(stream, {256, 256}).partition(ct::shape<128, 128>{});
+  module.gemm_f16(stream, c32, a16, b16);
 }
