@@ -5,12 +5,14 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 carbide=${CARBIDE:-$root/build/translator/carbide}
 out=${1:?usage: pregenerate.sh DIR}
-for source in "$root"/samples/*/*.cpp "$root"/tests/gpu/gpu_kernels.cpp; do
+for source in "$root"/samples/*/*.cpp "$root"/tests/gpu/gpu_kernels.cpp "$root"/tests/gpu/hopper_kernels.cpp; do
   grep -qE "CARBIDE_(TILE_)?KERNEL" "$source" || continue
   stem=$(basename "$source" .cpp)
-  # The architectures its CMakeLists.txt gives carbide_add_kernels (none: the default set).
+  # The architectures its CMakeLists.txt gives the carbide_add_kernels call that names it (none:
+  # the default set).
   archs=()
-  for arch in $(sed -n 's/.*carbide_add_kernels(.*CUDA_ARCHS \([0-9a ]*\)).*/\1/p' "$(dirname "$source")/CMakeLists.txt"); do
+  for arch in $(grep -F "SOURCES $stem.cpp " "$(dirname "$source")/CMakeLists.txt" |
+                sed -n 's/.*carbide_add_kernels(.*CUDA_ARCHS \([0-9a ]*\)).*/\1/p'); do
     archs+=(--cuda-arch "sm_$arch")
   done
   "$carbide" translate "$source" -o "$out/$stem" "${archs[@]}"

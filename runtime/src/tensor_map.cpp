@@ -30,8 +30,6 @@ tile::detail::tensor_map encode_tensor_map(const char* kernel, const char* param
     throw LaunchContractError(kernel, param, "boxes of 16-bit elements, one 128-byte row wide, at most 256 rows",
                               std::to_string(box_rows) + " x " + std::to_string(box_columns) + " of " +
                                   std::to_string(element_bytes) + "-byte elements");
-  // An empty operand (K = 0, or no rows) is never read: the kernel runs no k tile, or no block.
-  if (extent[0] == 0 || extent[1] == 0) return tile::detail::tensor_map{};
   const cuuint64_t dims[2] = {cuuint64_t(extent[1]), cuuint64_t(extent[0])};  // innermost first
   const cuuint64_t strides[1] = {cuuint64_t(row_bytes)};
   const cuuint32_t box[2] = {cuuint32_t(box_columns), cuuint32_t(box_rows)};
