@@ -264,24 +264,24 @@ class Encoder {
     if (uniform) return variable_symbol(var, owner);
     // Definitions it cannot follow: any value at this use, the thread's own; each use its own,
     // since an assignment may lie between two of them.
-    return any_value_at(ref, side, bits);
+    return use_symbol(ref, side, bits).first;
   }
 
-  Term any_value_at(const clang::DeclRefExpr* use, int side, unsigned bits) {
-    auto [found, added] = use_symbols_.try_emplace({use, side}, nullptr);
-    if (added) found->second = symbol("any" + std::to_string(use_symbols_.size()) + "." + std::to_string(side), bits);
-    return found->second;
+  // The value at one use of a variable, `owner`'s; true with it when the symbol is new.
+  std::pair<Term, bool> use_symbol(const clang::DeclRefExpr* use, int owner, unsigned bits) {
+    auto [found, added] = use_symbols_.try_emplace({use, owner}, nullptr);
+    if (added) found->second = symbol("use" + std::to_string(use_symbols_.size()) + "." + std::to_string(owner), bits);
+    return {found->second, added};
   }
 
   Term one_of(const std::set<std::int64_t>& possible, const clang::DeclRefExpr* use, int owner, unsigned bits) {
-    auto [found, added] = use_symbols_.try_emplace({use, owner}, nullptr);
-    if (!added) return found->second;
-    found->second = symbol("use" + std::to_string(use_symbols_.size()) + "." + std::to_string(owner), bits);
+    const auto [value, added] = use_symbol(use, owner, bits);
+    if (!added) return value;
     Term any = solver_.mkBoolean(false);
-    for (std::int64_t value : possible)
-      any = solver_.mkOr(any, solver_.mkEqual(found->second, constant(std::uint64_t(value), bits)));
+    for (std::int64_t possibility : possible)
+      any = solver_.mkOr(any, solver_.mkEqual(value, constant(std::uint64_t(possibility), bits)));
     solver_.addConstraint(any);
-    return found->second;
+    return value;
   }
 
   Term variable_symbol(const clang::VarDecl* var, int owner) {

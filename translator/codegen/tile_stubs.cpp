@@ -53,10 +53,9 @@ std::string tile_kernel_declaration(const model::Kernel& kernel, const std::stri
 
 std::string tile_contract_constant(const model::Kernel& kernel, const tile::TilePlan& plan) {
   // mma.sync needs sm_80, wgmma and TMA sm_90; the rest runs anywhere the module loads.
-  const bool wgmma = plan.gemm && plan.gemm->instruction == tile::GemmPlan::Instruction::Wgmma;
   return "const carbide::LaunchContract " + kernel.symbol + "_contract{\n    " + quoted(kernel.qualified_name) +
          ", 1, {" + std::to_string(plan.threads) + ", 1, 1}, " + std::to_string(plan.dynamic_shared_bytes) + ", " +
-         (wgmma ? "90" : plan.gemm ? "80" : "0") + ", " + std::to_string(plan.threads) + "};\n";
+         (plan.uses_wgmma() ? "90" : plan.gemm ? "80" : "0") + ", " + std::to_string(plan.threads) + "};\n";
 }
 
 std::string tile_kernel_definition(const model::Kernel& kernel, const TileEntries& entries, const tile::TilePlan& plan,
@@ -90,7 +89,7 @@ std::string tile_kernel_definition(const model::Kernel& kernel, const TileEntrie
             plan.gemm->a + "_arg), carbide::detail::matrix_operand(" + quoted(plan.gemm->b) + ", " + plan.gemm->b +
             "_arg));\n";
   std::string tensor_maps;
-  if (plan.gemm && plan.gemm->instruction == tile::GemmPlan::Instruction::Wgmma) {
+  if (plan.uses_wgmma()) {
     // The TMA boxes: BM rows × 64 columns of a, BK rows × 64 columns of b (tile/gemm_sm90.hpp).
     const tile::GemmPlan& gemm = *plan.gemm;
     for (const auto& [operand, rows] : {std::pair{gemm.a, gemm.block_m}, std::pair{gemm.b, gemm.block_k}}) {

@@ -71,7 +71,7 @@ class Emitter {
 
   std::string gemm_summary() const {
     const GemmPlan& gemm = *plan_.gemm;
-    if (gemm.instruction == GemmPlan::Instruction::Wgmma)
+    if (plan_.uses_wgmma())
       return "wgmma m64n" + std::to_string(gemm.block_n) + "k16 in " + std::to_string(gemm.block_m / 64) +
              " consumer warpgroups fed by a TMA producer warpgroup, " + std::to_string(gemm.stages) + " stages, " +
              std::to_string(plan_.dynamic_shared_bytes) + " bytes of shared memory";
@@ -79,8 +79,6 @@ class Emitter {
            " warps, " + std::to_string(gemm.stages) + " cp.async stages, " +
            std::to_string(plan_.dynamic_shared_bytes) + " bytes of shared memory";
   }
-
-  bool wgmma() const { return plan_.gemm && plan_.gemm->instruction == GemmPlan::Instruction::Wgmma; }
 
   std::string parameters() const {
     std::string text;
@@ -95,7 +93,7 @@ class Emitter {
       text += std::string(text.empty() ? "" : ", ") + type + " " + param.name;
     }
     // The TMA copies read their tensor maps through the parameters' addresses.
-    if (wgmma())
+    if (plan_.uses_wgmma())
       for (const std::string& operand : {plan_.gemm->a, plan_.gemm->b})
         text += ", const __grid_constant__ ::carbide::tile::detail::tensor_map " + tensor_map_parameter(operand);
     return text;
@@ -162,7 +160,7 @@ class Emitter {
     const GemmPlan& gemm = *plan_.gemm;
     const std::string tile = std::to_string(gemm.block_m) + ", " + std::to_string(gemm.block_n) + ", " +
                              std::to_string(gemm.block_k) + ", ";
-    const std::string plan = wgmma() ? "ctd::sm90::gemm_plan<" + gemm.element + ", " + tile + std::to_string(gemm.stages)
+    const std::string plan = plan_.uses_wgmma() ? "ctd::sm90::gemm_plan<" + gemm.element + ", " + tile + std::to_string(gemm.stages)
                                      : "ctd::sm80::gemm_plan<" + gemm.element + ", " + tile +
                                            std::to_string(gemm.warps_m) + ", " + std::to_string(gemm.warps_n) + ", " +
                                            std::to_string(gemm.stages);
@@ -173,14 +171,13 @@ class Emitter {
 
   std::string gemm_mainloop(const Statement& s, const std::string& indent) const {
     const GemmPlan& gemm = *plan_.gemm;
-    if (wgmma())
-      return indent + "// The k-loop of mma below: TMA copies k tiles into a ring of stages, wgmma multiplies them.\n" +
-             indent + "auto " + s.name + " = ctd::sm90::gemm_mainloop<P0>(" + gemm.a + ", " + gemm.b + ", " +
-             tensor_map_parameter(gemm.a) + ", " + tensor_map_parameter(gemm.b) + ", " + gemm.row + ", " +
-             gemm.column + ");\n";
-    return indent + "// The k-loop of mma below, pipelined: cp.async stages, ldmatrix, mma.sync, zero-filled edges.\n" +
-           indent + "auto " + s.name + " = ctd::sm80::gemm_mainloop<P0>(" + gemm.a + ", " + gemm.b + ", " + gemm.row +
-           ", " + gemm.column + ");\n";
+    const bool wgmma = plan_.uses_wgmma();
+    const std::string maps = wgmma ? tensor_map_parameter(gemm.a) + ", " + tensor_map_parameter(gemm.b) + ", " : "";
+    return indent +
+           (wgmma ? "// The k-loop of mma below: TMA copies k tiles into a ring of stages, wgmma multiplies them.\n"
+                  : "// The k-loop of mma below, pipelined: cp.async stages, ldmatrix, mma.sync, zero-filled edges.\n") +
+           indent + "auto " + s.name + " = ctd::" + (wgmma ? "sm90" : "sm80") + "::gemm_mainloop<P0>(" + gemm.a + ", " +
+           gemm.b + ", " + maps + gemm.row + ", " + gemm.column + ");\n";
   }
 
   std::string operands(const Node& node) {

@@ -88,8 +88,8 @@ bool stages_evenly(int rows, int columns, int threads) {
 
 // Warp tiles of 64×64 (4 × 8 mma tiles a warp), as the measured anchor; 3 stages of cp.async.
 void plan_mma_sync(TilePlan& plan, GemmPlan gemm, const Node& mma) {
-  if (gemm.block_m % 64 || gemm.block_n % 64 || gemm.block_k % 32)
-    return problem(plan, mma, "the mma.sync lowering needs a block tile of multiples of 64 (M, N) and 32 (K); "
+  if (gemm.block_m % 64 || gemm.block_n % 64 || (gemm.block_k != 32 && gemm.block_k != 64))
+    return problem(plan, mma, "the mma.sync lowering needs a block tile of multiples of 64 (M, N) and 32 or 64 (K); "
                               "this one is " + std::to_string(gemm.block_m) + "×" + std::to_string(gemm.block_n) +
                               "×" + std::to_string(gemm.block_k));
   gemm.instruction = GemmPlan::Instruction::MmaSync;
@@ -100,10 +100,9 @@ void plan_mma_sync(TilePlan& plan, GemmPlan gemm, const Node& mma) {
   if (plan.threads > kMaxThreads * 2)
     return problem(plan, mma, "a block tile of " + std::to_string(gemm.block_m) + "×" + std::to_string(gemm.block_n) +
                               " needs more than 16 warps; use at most 128×256");
-  if ((gemm.block_k != 32 && gemm.block_k != 64) || !stages_evenly(gemm.block_m, gemm.block_k, plan.threads) ||
-      !stages_evenly(gemm.block_k, gemm.block_n, plan.threads))
-    return problem(plan, mma, "the mma.sync lowering stages a block tile whose sides are 64, 128 or 256 (M, N) and "
-                              "32 or 64 (K), with every warp copying whole 8-row groups; this one is " +
+  if (!stages_evenly(gemm.block_m, gemm.block_k, plan.threads) || !stages_evenly(gemm.block_k, gemm.block_n, plan.threads))
+    return problem(plan, mma, "the mma.sync lowering stages a block tile whose sides are 64, 128 or 256 (M, N), "
+                              "with every warp copying whole 8-row groups; this one is " +
                               std::to_string(gemm.block_m) + "×" + std::to_string(gemm.block_n) + "×" +
                               std::to_string(gemm.block_k));
   const std::uint64_t pipeline = std::uint64_t(gemm.stages) * (gemm.block_m + gemm.block_n) * gemm.block_k * 2;

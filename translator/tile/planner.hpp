@@ -75,6 +75,8 @@ struct TilePlan {
   std::optional<WholeLaunch> whole_launch;  // none: every launch runs the entry with edge paths
   std::uint64_t dynamic_shared_bytes = 0;  // the GEMM's pipeline stages (the emitter asserts it)
   std::vector<Problem> problems;  // what the lowering cannot express yet
+
+  bool uses_wgmma() const { return gemm && gemm->instruction == GemmPlan::Instruction::Wgmma; }
 };
 
 TilePlan plan_tile_kernel(const TileKernel& kernel, const TileTarget& target);

@@ -240,6 +240,16 @@ CARBIDE_TILE_DEVICE frag<float, shape<Plan::kBM, Plan::kBN>, acc<Plan>> gemm_mai
 
 namespace carbide::tile::detail {
 
+// Two accumulator elements of one row and adjacent columns (f32, or cast to a 16-bit float) into
+// `to` with one 8-byte or 4-byte store: how both plans' stores write their fragments.
+template <class T>
+CARBIDE_TILE_DEVICE void store_pair(T* to, T first, T second) {
+  if constexpr (sizeof(T) == 2)
+    *reinterpret_cast<std::uint32_t*>(to) = std::uint32_t(first.bits()) | std::uint32_t(second.bits()) << 16;
+  else
+    *reinterpret_cast<float2*>(to) = make_float2(first, second);
+}
+
 // A GEMM block's tile coordinates in grouped order, for either plan: blockIdx.x walks
 // Plan::kGroupM block rows of one column group before moving to the next column (the last group
 // may be shorter), so that a wave's A and B panels stay in L2.
@@ -266,15 +276,8 @@ CARBIDE_TILE_DEVICE void store(const out_arg<T, 2>& out, const tile_coord<2>& ti
 
   __syncthreads();  // every warp is done with whatever the memory held before
 #pragma unroll
-  for (int i = 0; i < f.kCount; i += 2) {  // elements i, i+1: one row, adjacent columns
-    T* to = c_tile + L::row(thread, i) * kStride + L::column(thread, i);
-    if constexpr (sizeof(T) == 2) {
-      std::uint32_t pair = std::uint32_t(f.v[i].bits()) | std::uint32_t(f.v[i + 1].bits()) << 16;
-      *reinterpret_cast<std::uint32_t*>(to) = pair;
-    } else {
-      *reinterpret_cast<float2*>(to) = make_float2(f.v[i], f.v[i + 1]);
-    }
-  }
+  for (int i = 0; i < f.kCount; i += 2)  // elements i, i+1: one row, adjacent columns
+    store_pair(c_tile + L::row(thread, i) * kStride + L::column(thread, i), f.v[i], f.v[i + 1]);
   __syncthreads();
 
   const std::int64_t row0 = std::int64_t(tile[0]) * Plan::kBM, col0 = std::int64_t(tile[1]) * Plan::kBN;

@@ -183,13 +183,7 @@ CARBIDE_TILE_DEVICE void store(const out_arg<T, 2>& out, const tile_coord<2>& ti
 #pragma unroll
   for (int i = 0; i < f.kCount; i += 2) {
     const std::int64_t row = row0 + L::row(thread, i), col = col0 + L::column(thread, i);
-    if (row >= out.extent[0] || col >= out.extent[1]) continue;
-    T* to = out.data + row * ld + col;
-    if constexpr (sizeof(T) == 2) {
-      *reinterpret_cast<std::uint32_t*>(to) = std::uint32_t(f.v[i].bits()) | std::uint32_t(f.v[i + 1].bits()) << 16;
-    } else {
-      *reinterpret_cast<float2*>(to) = make_float2(f.v[i], f.v[i + 1]);
-    }
+    if (row < out.extent[0] && col < out.extent[1]) store_pair(out.data + row * ld + col, f.v[i], f.v[i + 1]);
   }
 }
 
