@@ -6,6 +6,7 @@
 #include <clang/Basic/SourceManager.h>
 #include <clang/AST/DeclTemplate.h>
 #include <clang/AST/QualTypeNames.h>
+#include <clang/AST/RecursiveASTVisitor.h>
 
 namespace carbide::model {
 namespace {
@@ -101,9 +102,30 @@ std::string spell_argument(const clang::TemplateArgument& argument, const clang:
   return text;
 }
 
+// True when `type` writes a template argument as an expression other than a literal, as
+// `vec<float, kTaps>`: printed, the expression names what only the user's scope declares, so
+// the generated files could not compile it.
+bool spells_an_argument_expression(clang::QualType type) {
+  struct Finder : clang::RecursiveASTVisitor<Finder> {
+    bool found = false;
+    bool VisitTemplateSpecializationType(clang::TemplateSpecializationType* specialization) {
+      for (const clang::TemplateArgument& argument : specialization->template_arguments())
+        if (argument.getKind() == clang::TemplateArgument::Expression &&
+            !llvm::isa<clang::IntegerLiteral>(argument.getAsExpr()->IgnoreParenImpCasts()))
+          found = true;
+      return !found;
+    }
+  };
+  Finder finder;
+  finder.TraverseType(type);
+  return finder.found;
+}
+
 }  // namespace
 
 std::string spell_type(clang::QualType type, const clang::ASTContext& context) {
+  // Outside a template the canonical type has the arguments' values (`vec<float, 5>`).
+  if (!type->isDependentType() && spells_an_argument_expression(type)) type = type.getCanonicalType();
   clang::PrintingPolicy policy(context.getLangOpts());
   policy.SuppressScope = false;
   policy.FullyQualifiedName = true;
