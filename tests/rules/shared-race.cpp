@@ -182,6 +182,42 @@ void tree_reduction(carbide::span<const float> in, carbide::disjoint_span<float>
   if (float* o = out.get_mut(idx)) *o = tile[0];
 }
 
+// Good: interleaved addressing, the index a thread's multiple of a doubling stride; `s` is a
+// power of two below the block, so 2·s·t and 2·s·t + s never meet.
+CARBIDE_KERNEL
+CARBIDE_LAUNCH_CONTRACT(domain = 1, block = (kBlock, 1, 1))
+void strided_tree_reduction(carbide::span<const float> in, carbide::disjoint_span<float> out) {
+  auto idx = carbide::thread::index_1d();
+  auto tile = carbide::block::shared<float, kBlock>();
+  const unsigned t = carbide::thread::thread_idx().x;
+  tile[t] = idx.get() < in.size() ? in[idx.get()] : 0.f;
+  carbide::block::sync();
+  for (unsigned s = 1; s < kBlock; s *= 2) {
+    const unsigned index = 2 * s * t;
+    if (index < kBlock) tile[index] += tile[index + s];
+    carbide::block::sync();
+  }
+  if (float* o = out.get_mut(idx)) *o = tile[0];
+}
+
+// The same with the stride forgotten: thread t adds the slot thread t + 1 updates.
+CARBIDE_KERNEL
+CARBIDE_LAUNCH_CONTRACT(domain = 1, block = (kBlock, 1, 1))
+void strided_tree_overlap(carbide::span<const float> in, carbide::disjoint_span<float> out) {
+  auto idx = carbide::thread::index_1d();
+  auto tile = carbide::block::shared<float, kBlock>();
+  const unsigned t = carbide::thread::thread_idx().x;
+  tile[t] = idx.get() < in.size() ? in[idx.get()] : 0.f;
+  carbide::block::sync();
+  for (unsigned s = 1; s < kBlock; s *= 2) {
+    const unsigned index = s * t;
+    if (index < kBlock) tile[index] += tile[index + s];
+    // CHECK: shared-race.cpp:[[@LINE-1]]:{{[0-9]+}}: error: 'tile[index + s]' reads a slot of 'tile' that another thread may write in this barrier phase
+    carbide::block::sync();
+  }
+  if (float* o = out.get_mut(idx)) *o = tile[0];
+}
+
 constexpr unsigned kRadius = 3;
 
 CARBIDE_KERNEL

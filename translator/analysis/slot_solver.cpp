@@ -388,6 +388,15 @@ class Encoder {
     const auto motion = counter_motion(var, loop, owner, depth);
     if (!motion) return counter;
     solver_.addConstraint(solver_.mkEqual(counter, moved(*motion, iteration(&loop, owner))));
+    if (motion->kind == Step::Kind::ShiftLeft) {
+      // Doubling does not wrap either: the counter has not shifted its start's bits out (reduce1's
+      // `s *= 2` is a power of two, never 0, where `s < 256` would otherwise hold for ever).
+      const Term zero = constant(0, motion->bits);
+      solver_.addConstraint(motion->is_signed
+                                ? solver_.mkOr(solver_.mkBVSlt(motion->start, zero),
+                                               solver_.mkBVSge(counter, motion->start))
+                                : solver_.mkBVUge(counter, motion->start));
+    }
     if (motion->kind != Step::Kind::Add) return counter;
     // Without wrapping, the distance from the start is a whole number of strides.
     const Term distance = motion->down ? solver_.mkBVSub(motion->start, counter) : solver_.mkBVSub(counter, motion->start);

@@ -64,6 +64,19 @@ TEST(SlotSolver, ConstantStepLoop) {
                         "for (int j = 0; j < 32; j += 4) s[(ty + j) * 33 + tx] = 0;", 256, {"j"}));
 }
 
+// A counter doubled by its loop (`s *= 2` from 1) stays a power of two: it never shifts its
+// start out to 0, where the loop's `s < 256` would hold and every 2·s·t would be slot 0.
+TEST(SlotSolver, DoublingCounterNeverWrapsToZero) {
+  const std::string loop = "for (unsigned s2 = 1; s2 < 256; s2 *= 2) {\n"
+                           "  const unsigned index = 2 * s2 * t;\n";
+  EXPECT_TRUE(distinct(loop + "  if (index < 256) s[index] = s[index + s2];\n}", 256));
+  EXPECT_TRUE(distinct(loop + "  if (index < 256) s[index] = 0;\n}", 256));
+  // A stride of s, not 2·s: thread t reads the slot thread t + 1 writes.
+  EXPECT_FALSE(distinct("for (unsigned s2 = 1; s2 < 256; s2 *= 2) {\n"
+                        "  const unsigned index = s2 * t;\n"
+                        "  if (index < 256) s[index] = s[index + s2];\n}", 256));
+}
+
 TEST(SlotSolver, BitonicButterfly) {
   const std::string loop = "for (unsigned stride = 256; stride > 0; stride >>= 1) {\n"
                            "  const unsigned pos = 2 * t - (t & (stride - 1));\n";
