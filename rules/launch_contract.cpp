@@ -2,6 +2,7 @@
 
 #include "model/vocabulary.hpp"
 
+#include <clang/AST/DeclTemplate.h>
 #include <clang/AST/RecursiveASTVisitor.h>
 
 namespace carbide::rules {
@@ -24,6 +25,26 @@ class WitnessFinder : public clang::RecursiveASTVisitor<WitnessFinder> {
   }
   const clang::CallExpr* found = nullptr;
   int domain = 0;
+};
+
+// The calls that make halo witnesses (thread::index_2d_halo<R>()), with their radius R.
+class HaloFinder : public clang::RecursiveASTVisitor<HaloFinder> {
+ public:
+  bool VisitCallExpr(clang::CallExpr* call) {
+    if (!model::vocabulary::witness_made_by(call)) return true;
+    const auto* witness =
+        llvm::dyn_cast_or_null<clang::ClassTemplateSpecializationDecl>(call->getType()->getAsCXXRecordDecl());
+    if (witness != nullptr && model::vocabulary::overlaps_blocks_by_halo(witness))
+      found.push_back({call, witness->getTemplateArgs()[0].getAsIntegral().getZExtValue(),
+                       model::vocabulary::witness_kind(witness) == model::vocabulary::Witness::Global2D ? 2 : 1});
+    return true;
+  }
+  struct Halo {
+    const clang::CallExpr* call;
+    std::uint64_t radius;
+    int axes;  // x, and y for a 2-D halo
+  };
+  std::vector<Halo> found;
 };
 
 }  // namespace
@@ -71,6 +92,24 @@ void LaunchContractRule::check(const RuleContext& context) {
                              " or use the matching witness");
         result.notes.push_back({witnesses.found->getBeginLoc(), used + " used here"});
         context.reporter.report(std::move(result));
+      }
+      // A halo as wide as the block leaves no thread inside it: the kernel would write nothing.
+      HaloFinder halos;
+      halos.TraverseStmt(kernel.decl->getBody());
+      for (const HaloFinder::Halo& halo : halos.found) {
+        const int axes = halo.axes;
+        for (int axis = 0; axis < axes; ++axis) {
+          if (2 * halo.radius < parsed.block[axis]) continue;
+          const std::string called = halo.call->getDirectCallee()->getNameAsString() + "<" +
+                                     std::to_string(halo.radius) + ">()";
+          auto result = report("a halo of " + std::to_string(halo.radius) + " on each side takes all " +
+                               std::to_string(parsed.block[axis]) + " threads along " + (axis == 0 ? "x" : "y") +
+                               ", so " + called + " leaves no inner thread and the kernel writes nothing; "
+                               "widen the block beyond " + std::to_string(2 * halo.radius) + " or narrow the halo");
+          result.notes.push_back({halo.call->getBeginLoc(), called + " used here"});
+          context.reporter.report(std::move(result));
+          break;
+        }
       }
       if (!parsed.covers.empty() && !model::covered_view(kernel))
         context.reporter.report(report("'covers = " + parsed.covers +

@@ -265,6 +265,47 @@ void double_strided(carbide::disjoint_span<float> data) {
     }
 }
 
+// Halo blocks, one dimension: each 256-thread block loads its input tile with 3 elements of
+// halo at each end, and its 250 inner threads write a 7-point sum; `writes` counts the writes.
+constexpr int kStencilRadius = 3;
+CARBIDE_KERNEL
+CARBIDE_LAUNCH_CONTRACT(domain = 1, block = (kBlock, 1, 1))
+void halo_stencil(carbide::span<const float> in, carbide::disjoint_span<float> out,
+                  carbide::atomic_span<unsigned> writes) {
+  auto own = carbide::thread::index_1d_halo<kStencilRadius>();
+  auto tile = carbide::block::shared<float, kBlock>();
+  const unsigned t = carbide::thread::thread_idx().x;
+  const std::ptrdiff_t at = own.get();
+  tile[t] = at >= 0 && std::size_t(at) < in.size() ? in[std::size_t(at)] : 0.f;
+  carbide::block::sync();
+  if (float* e = out.get_mut(own)) {
+    float sum = 0.f;
+    for (int k = 0; k <= 2 * kStencilRadius; ++k) sum += tile[t + k - kStencilRadius];
+    *e = sum;
+    writes.fetch_add(0, 1u);
+  }
+}
+
+// Halo blocks, two dimensions: a 3 × 3 box sum whose 16 × 16 blocks load their input tile, halo
+// included, and write from their 14 × 14 inner threads (PMPP's tiled convolution).
+CARBIDE_KERNEL
+CARBIDE_LAUNCH_CONTRACT(domain = 2, block = (16, 16, 1))
+void box_sum(carbide::span2d<const float> in, carbide::disjoint_span2d<float> out) {
+  auto own = carbide::thread::index_2d_halo<1>();
+  auto tile = carbide::block::shared<float, 16 * 16>();
+  const unsigned tx = carbide::thread::thread_idx().x, ty = carbide::thread::thread_idx().y;
+  const std::ptrdiff_t row = own.row(), col = own.col();
+  const bool inside = row >= 0 && col >= 0 && std::size_t(row) < in.rows() && std::size_t(col) < in.cols();
+  tile[ty * 16 + tx] = inside ? in(std::size_t(row), std::size_t(col)) : 0.f;
+  carbide::block::sync();
+  if (float* e = out.get_mut(own)) {
+    float sum = 0.f;
+    for (unsigned dy = 0; dy < 3; ++dy)
+      for (unsigned dx = 0; dx < 3; ++dx) sum += tile[(ty + dy - 1) * 16 + tx + dx - 1];
+    *e = sum;
+  }
+}
+
 // Block outputs on a 2-D grid of 96-thread blocks: each block's region of 100 elements dealt
 // out to its threads, and each block's one total written by its thread 0; `claims` counts the
 // threads that reached each element.

@@ -315,6 +315,58 @@ TEST(Vocabulary, BlockRegionsAndLeadersCoverTheirElementsOnce) {
   for (const float total : totals.to_host_vec(stream)) EXPECT_EQ(total, 1.f);  // thread 0's
 }
 
+// Halo blocks overlap their neighbours' input tiles; their inner threads write every output
+// once, and the halo threads none (a one-element halo wrongly owned would be written twice).
+TEST(Vocabulary, HaloBlocksWriteEveryOutputOnceFromTheirInnerThreads) {
+  CARBIDE_REQUIRE_DEVICE();
+  auto ctx = carbide::Context::create(0);
+  auto stream = ctx.default_stream();
+  const std::size_t n = 10007;
+  const std::vector<float> values = random_floats(n);
+  auto in = carbide::DeviceBuffer<float>::from_host(stream, values);
+  auto out = carbide::DeviceBuffer<float>::from_host(stream, poisoned(n));
+  auto writes = carbide::DeviceBuffer<unsigned>::zeroed(stream, 1);
+  auto module = gpu_vocabulary::load(ctx);
+  const unsigned inner = kBlock - 2 * 3;
+  module.halo_stencil(stream, module.prepare_halo_stencil(carbide::LaunchConfig1D(carbide::div_ceil(n, inner), kBlock)),
+                      in, out, writes);
+  const auto got = out.to_host_vec(stream);
+  std::size_t wrong = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    double sum = 0;
+    for (std::ptrdiff_t k = -3; k <= 3; ++k) {
+      const std::ptrdiff_t at = std::ptrdiff_t(i) + k;
+      if (at >= 0 && std::size_t(at) < n) sum += values[std::size_t(at)];
+    }
+    wrong += !(std::fabs(got[i] - sum) <= 1e-5 * (1 + std::fabs(sum)));
+  }
+  EXPECT_EQ(wrong, 0u);
+  EXPECT_EQ(writes.to_host_vec(stream)[0], n);
+
+  const std::size_t rows = 333, cols = 517;  // not multiples of the 14 × 14 inner tiles
+  const std::vector<float> matrix = random_floats(rows * cols);
+  auto m = carbide::DeviceBuffer2D<float>::from_host(stream, matrix, rows, cols);
+  auto sums = carbide::DeviceBuffer2D<float>::from_host(stream, poisoned(rows * cols), rows, cols);
+  module.box_sum(stream,
+                 module.prepare_box_sum(carbide::LaunchConfig2D(
+                     {carbide::div_ceil(cols, 14), carbide::div_ceil(rows, 14), 1}, {16, 16, 1})),
+                 m, sums);
+  const auto box = sums.to_host_vec(stream);
+  wrong = 0;
+  for (std::size_t r = 0; r < rows; ++r)
+    for (std::size_t c = 0; c < cols; ++c) {
+      double sum = 0;
+      for (std::ptrdiff_t dr = -1; dr <= 1; ++dr)
+        for (std::ptrdiff_t dc = -1; dc <= 1; ++dc) {
+          const std::ptrdiff_t rr = std::ptrdiff_t(r) + dr, cc = std::ptrdiff_t(c) + dc;
+          if (rr >= 0 && cc >= 0 && std::size_t(rr) < rows && std::size_t(cc) < cols)
+            sum += matrix[std::size_t(rr) * cols + std::size_t(cc)];
+        }
+      wrong += !(std::fabs(box[r * cols + c] - sum) <= 1e-5 * (1 + std::fabs(sum)));
+    }
+  EXPECT_EQ(wrong, 0u);
+}
+
 TEST(Vocabulary, StridedPiecesUpdateInPlace) {
   CARBIDE_REQUIRE_DEVICE();
   auto ctx = carbide::Context::create(0);

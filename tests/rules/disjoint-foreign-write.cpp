@@ -225,4 +225,35 @@ void same_form_through_helper(carbide::span<const float> in, carbide::disjoint_s
   store_chunk(out, idx, carbide::vec<float, 4>{});
 }
 
+// Halo blocks (index_2d_halo<R>()) own the elements their inner threads stand on, a partition of
+// its own: claimed beside index_2d()'s, or at another radius, some elements have two owners.
+CARBIDE_KERNEL
+CARBIDE_LAUNCH_CONTRACT(domain = 2, block = (16, 16, 1))
+void halo_and_plain(carbide::disjoint_span2d<float> out) {
+  auto own = carbide::thread::index_2d_halo<1>();
+  auto plain = carbide::thread::index_2d();
+  if (float* o = out.get_mut(own)) *o = 1.0f;
+  if (float* o = out.get_mut(plain)) *o = 2.0f;
+  // CHECK: disjoint-foreign-write.cpp:[[@LINE-1]]:18: error: 'out.get_mut(plain)' claims 'out' as 'get_mut' after 'out.get_mut(own)' claimed it as 'get_mut(index_2d_halo<1>)'; the two forms give some elements to two threads. Claim every piece of 'out' the same way [carbide-disjoint-foreign-write]
+}
+
+CARBIDE_KERNEL
+CARBIDE_LAUNCH_CONTRACT(domain = 1, block = 256)
+void two_halos(carbide::disjoint_span<float> out) {
+  auto narrow = carbide::thread::index_1d_halo<1>();
+  auto wide = carbide::thread::index_1d_halo<2>();
+  if (float* o = out.get_mut(narrow)) *o = 1.0f;
+  if (float* o = out.get_mut(wide)) *o = 2.0f;
+  // CHECK: disjoint-foreign-write.cpp:[[@LINE-1]]:18: error: 'out.get_mut(wide)' claims 'out' as 'get_mut(index_1d_halo<2>)' after 'out.get_mut(narrow)' claimed it as 'get_mut(index_1d_halo<1>)'
+}
+
+// Good: one halo witness claimed twice is one form.
+CARBIDE_KERNEL
+CARBIDE_LAUNCH_CONTRACT(domain = 1, block = 256)
+void one_halo_twice(carbide::disjoint_span<float> out) {
+  auto own = carbide::thread::index_1d_halo<2>();
+  if (float* o = out.get_mut(own)) *o = 1.0f;
+  if (float* o = out.get_mut(own)) *o += 1.0f;
+}
+
 }  // namespace kernels

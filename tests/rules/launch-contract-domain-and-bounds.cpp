@@ -34,4 +34,22 @@ void good(carbide::disjoint_span<float> out) {
   if (float* o = out.get_mut(idx)) *o = 0.f;
 }
 
+// A halo as wide as the block: no thread is inner along y, so nothing would be written.
+CARBIDE_KERNEL
+CARBIDE_LAUNCH_CONTRACT(domain = 2, block = (32, 8, 1))
+void all_halo(carbide::disjoint_span2d<float> out) {
+  auto own = carbide::thread::index_2d_halo<4>();
+  if (float* o = out.get_mut(own)) *o = 0.f;
+}
+// CHECK: launch-contract-domain-and-bounds.cpp:[[@LINE-5]]:1: error: launch contract of 'kernels::all_halo': a halo of 4 on each side takes all 8 threads along y, so index_2d_halo<4>() leaves no inner thread and the kernel writes nothing; widen the block beyond 8 or narrow the halo [carbide-launch-contract]
+// CHECK: launch-contract-domain-and-bounds.cpp:[[@LINE-4]]:14: note: index_2d_halo<4>() used here
+
+// Good: a halo of 3 leaves 250 of 256 threads inner.
+CARBIDE_KERNEL
+CARBIDE_LAUNCH_CONTRACT(domain = 1, block = (256, 1, 1))
+void inner_threads(carbide::disjoint_span<float> out) {
+  auto own = carbide::thread::index_1d_halo<3>();
+  if (float* o = out.get_mut(own)) *o = 0.f;
+}
+
 }  // namespace kernels

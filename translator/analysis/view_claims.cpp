@@ -3,6 +3,7 @@
 #include "analysis/device_analysis.hpp"
 #include "model/vocabulary.hpp"
 
+#include <clang/AST/DeclTemplate.h>
 #include <clang/AST/RecursiveASTVisitor.h>
 
 namespace carbide::analysis {
@@ -18,11 +19,21 @@ const clang::ValueDecl* named_view(const clang::Expr* expr) {
 }
 
 // `get_mut_chunk<4>`: the method and its template arguments, which fix the partition; for a
-// butterfly pair its stride too, and for a block region its size (two of either overlap).
+// butterfly pair its stride too, for a block region its size (two of either overlap), and for a
+// halo witness its radius (`get_mut(index_2d_halo<2>)`).
 std::string form_of(const clang::CXXMemberCallExpr* call, const clang::ASTContext& ast) {
   const clang::CXXMethodDecl* method = call->getMethodDecl();
   std::string form = method->getNameAsString();
   llvm::raw_string_ostream out(form);
+  const auto* halo = call->getNumArgs() == 0 ? nullptr
+                                             : llvm::dyn_cast_or_null<clang::ClassTemplateSpecializationDecl>(
+                                                   call->getArg(0)->getType().getNonReferenceType()->getAsCXXRecordDecl());
+  if (halo != nullptr && model::vocabulary::overlaps_blocks_by_halo(halo)) {
+    // As the user writes the source: index_2d_halo<2>.
+    out << "(" << llvm::StringRef(halo->getName()).drop_back(llvm::StringRef("_witness").size()) << "<"
+        << halo->getTemplateArgs()[0].getAsIntegral() << ">)";
+    return form;
+  }
   if (const clang::TemplateArgumentList* arguments = method->getTemplateSpecializationArgs())
     clang::printTemplateArgumentList(out, arguments->asArray(), ast.getPrintingPolicy());
   if (const auto sized = model::vocabulary::sized_claim(method); sized && sized->argument < call->getNumArgs()) {

@@ -12,6 +12,8 @@ constexpr DeviceFunction kDeviceFunctions[] = {
     {"carbide::thread::index_1d", Role::WitnessSource, Sameness::PerThread},
     {"carbide::thread::index_2d", Role::WitnessSource, Sameness::PerThread},
     {"carbide::thread::index_2d_transposed", Role::WitnessSource, Sameness::PerThread},
+    {"carbide::thread::index_1d_halo", Role::WitnessSource, Sameness::PerThread},
+    {"carbide::thread::index_2d_halo", Role::WitnessSource, Sameness::PerThread},
     {"carbide::thread::local_index", Role::WitnessSource, Sameness::PerThread},
     {"carbide::thread::lane", Role::WitnessSource, Sameness::PerThread},
     {"carbide::thread::grid_stride", Role::WitnessSource, Sameness::PerThread},
@@ -87,6 +89,8 @@ constexpr NamedType kWitnesses[] = {
     {"carbide::thread::index_1d_witness", int(Witness::Global1D)},
     {"carbide::thread::index_2d_witness", int(Witness::Global2D)},
     {"carbide::thread::index_2d_transposed_witness", int(Witness::Global2D)},
+    {"carbide::thread::index_1d_halo_witness", int(Witness::Global1D)},
+    {"carbide::thread::index_2d_halo_witness", int(Witness::Global2D)},
     {"carbide::thread::local_index_witness", int(Witness::Local)},
     {"carbide::thread::lane_witness", int(Witness::Lane)},
 };
@@ -296,6 +300,11 @@ bool is_witness_read(const clang::Expr* expr, Witness kind) {
 
 bool places_blocks_transposed(const clang::CXXRecordDecl* witness) {
   return named(witness, "carbide::thread::index_2d_transposed_witness");
+}
+
+bool overlaps_blocks_by_halo(const clang::CXXRecordDecl* witness) {
+  return named(witness, "carbide::thread::index_1d_halo_witness") ||
+         named(witness, "carbide::thread::index_2d_halo_witness");
 }
 
 std::optional<View> view_kind(const clang::CXXRecordDecl* record) {

@@ -135,6 +135,14 @@ struct witness_factory {
   }
 };
 
+// One axis of a halo witness: the thread's position and whether it is inside the halo.
+CARBIDE_DEVICE std::ptrdiff_t halo_position(unsigned block, unsigned extent, unsigned thread, unsigned radius) {
+  return std::ptrdiff_t(block) * (std::ptrdiff_t(extent) - 2 * std::ptrdiff_t(radius)) + thread - radius;
+}
+CARBIDE_DEVICE bool halo_inner(unsigned extent, unsigned thread, unsigned radius) {
+  return thread >= radius && thread + radius < extent;
+}
+
 }  // namespace detail
 
 namespace thread {
@@ -185,6 +193,48 @@ class index_2d_transposed_witness {
   friend struct detail::witness_factory;
 };
 
+// The position of a thread whose block overlaps its neighbours' by a halo of Radius elements on
+// each side: a tiled stencil or convolution that loads the block's whole input tile, halo
+// included, one element a thread (thread::index_1d_halo<R>()). Block b stands at
+// b·(block_dim().x − 2·Radius) − Radius, so get() is where the thread loads; the block owns the
+// block_dim().x − 2·Radius outputs its inner threads stand on, and the Radius threads at each
+// end, the halo, own none: inner() is false and get_mut gives them nullptr. No two blocks' inner
+// threads stand on one position. Radius is a template argument, one value for the whole launch,
+// since blocks with different halos would overlap.
+template <unsigned Radius>
+class index_1d_halo_witness {
+ public:
+  index_1d_halo_witness(const index_1d_halo_witness&) = delete;
+  index_1d_halo_witness& operator=(const index_1d_halo_witness&) = delete;
+  CARBIDE_DEVICE std::ptrdiff_t get() const { return value_; }  // −Radius for block 0's first thread
+  CARBIDE_DEVICE bool inner() const { return inner_; }
+
+ private:
+  CARBIDE_DEVICE index_1d_halo_witness(std::ptrdiff_t value, bool inner) : value_(value), inner_(inner) {}
+  std::ptrdiff_t value_;
+  bool inner_;
+  friend struct detail::witness_factory;
+};
+
+// index_1d_halo_witness along both axes (thread::index_2d_halo<R>()): block (bx, by) stands at
+// row by·(block_dim().y − 2·Radius) − Radius, column bx·(block_dim().x − 2·Radius) − Radius.
+template <unsigned Radius>
+class index_2d_halo_witness {
+ public:
+  index_2d_halo_witness(const index_2d_halo_witness&) = delete;
+  index_2d_halo_witness& operator=(const index_2d_halo_witness&) = delete;
+  CARBIDE_DEVICE std::ptrdiff_t row() const { return row_; }  // along y
+  CARBIDE_DEVICE std::ptrdiff_t col() const { return col_; }  // along x
+  CARBIDE_DEVICE bool inner() const { return inner_; }
+
+ private:
+  CARBIDE_DEVICE index_2d_halo_witness(std::ptrdiff_t row, std::ptrdiff_t col, bool inner)
+      : row_(row), col_(col), inner_(inner) {}
+  std::ptrdiff_t row_, col_;
+  bool inner_;
+  friend struct detail::witness_factory;
+};
+
 // The flat block-local index: ty * block_dim().x + tx (and tz for 3-D blocks).
 class local_index_witness {
  public:
@@ -232,6 +282,19 @@ CARBIDE_DEVICE index_2d_transposed_witness index_2d_transposed() {
 CARBIDE_DEVICE local_index_witness local_index() {
   return detail::witness_factory::make<local_index_witness>(flat_thread_index());
 }
+template <unsigned Radius>
+CARBIDE_DEVICE index_1d_halo_witness<Radius> index_1d_halo() {
+  return detail::witness_factory::make<index_1d_halo_witness<Radius>>(
+      detail::halo_position(blockIdx.x, blockDim.x, threadIdx.x, Radius), detail::halo_inner(blockDim.x, threadIdx.x, Radius));
+}
+template <unsigned Radius>
+CARBIDE_DEVICE index_2d_halo_witness<Radius> index_2d_halo() {
+  return detail::witness_factory::make<index_2d_halo_witness<Radius>>(
+      detail::halo_position(blockIdx.y, blockDim.y, threadIdx.y, Radius),
+      detail::halo_position(blockIdx.x, blockDim.x, threadIdx.x, Radius),
+      detail::halo_inner(blockDim.y, threadIdx.y, Radius) && detail::halo_inner(blockDim.x, threadIdx.x, Radius));
+}
+
 CARBIDE_DEVICE lane_witness lane() {
   return detail::witness_factory::make<lane_witness>(flat_thread_index() & 31u);
 }
@@ -244,6 +307,14 @@ CARBIDE_DEVICE index_1d_witness index_1d() { detail::device_only("carbide::threa
 CARBIDE_DEVICE index_2d_witness index_2d() { detail::device_only("carbide::thread::index_2d"); }
 CARBIDE_DEVICE index_2d_transposed_witness index_2d_transposed() {
   detail::device_only("carbide::thread::index_2d_transposed");
+}
+template <unsigned Radius>
+CARBIDE_DEVICE index_1d_halo_witness<Radius> index_1d_halo() {
+  detail::device_only("carbide::thread::index_1d_halo");
+}
+template <unsigned Radius>
+CARBIDE_DEVICE index_2d_halo_witness<Radius> index_2d_halo() {
+  detail::device_only("carbide::thread::index_2d_halo");
 }
 CARBIDE_DEVICE local_index_witness local_index() { detail::device_only("carbide::thread::local_index"); }
 CARBIDE_DEVICE lane_witness lane() { detail::device_only("carbide::thread::lane"); }
@@ -778,6 +849,11 @@ class disjoint_span {
   CARBIDE_DEVICE T* get_mut(const thread::index_1d_witness& own) const {
     return own.get() < size_ ? detail::non_null(data_ + own.get()) : nullptr;
   }
+  // The element an inner thread of a halo block stands on; nullptr in the halo and past the end.
+  template <unsigned Radius>
+  CARBIDE_DEVICE T* get_mut(const thread::index_1d_halo_witness<Radius>& own) const {
+    return own.inner() && std::size_t(own.get()) < size_ ? detail::non_null(data_ + own.get()) : nullptr;
+  }
   // The chunk [K·i, K·i+K) of the thread whose witness is i: converts on test (if (auto c = …)).
   template <int K>
   CARBIDE_DEVICE chunk_mut<T, K> get_mut_chunk(const thread::index_1d_witness& own) const {
@@ -892,6 +968,11 @@ class disjoint_span2d {
   }
   CARBIDE_DEVICE T* get_mut(const thread::index_2d_transposed_witness& own) const {
     return element_at(own.row(), own.col());
+  }
+  // The element an inner thread of a halo block stands on; nullptr in the halo and past the edges.
+  template <unsigned Radius>
+  CARBIDE_DEVICE T* get_mut(const thread::index_2d_halo_witness<Radius>& own) const {
+    return own.inner() ? element_at(std::size_t(own.row()), std::size_t(own.col())) : nullptr;
   }
   // The Rows × Cols tile of the thread whose witness is (r, c); tests false past the edges.
   template <int Rows, int Cols>

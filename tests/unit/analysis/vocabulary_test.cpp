@@ -89,4 +89,26 @@ TEST(Vocabulary, WitnessesAndViews) {
   EXPECT_EQ(vocabulary::witness_made_by(calls_of(f, "index_1d").front()), vocabulary::Witness::Global1D);
 }
 
+// Halo witnesses are global witnesses of their dimension, and their blocks overlap by the halo,
+// which index_2d()'s do not.
+TEST(Vocabulary, HaloWitnesses) {
+  auto ast = parse(
+      "void f() {\n"
+      "  auto one = carbide::thread::index_1d_halo<3>(); auto two = carbide::thread::index_2d_halo<1>();\n"
+      "  auto plain = carbide::thread::index_2d();\n"
+      "  (void)one.get(); (void)two.row();\n}\n");
+  ASSERT_TRUE(ast);
+  const clang::FunctionDecl* f = function_named(ast->getASTContext(), "f");
+  const clang::CallExpr* one = calls_of(f, "index_1d_halo").front();
+  const clang::CallExpr* two = calls_of(f, "index_2d_halo").front();
+  const clang::CallExpr* plain = calls_of(f, "index_2d").front();
+  EXPECT_EQ(vocabulary::witness_made_by(one), vocabulary::Witness::Global1D);
+  EXPECT_EQ(vocabulary::witness_made_by(two), vocabulary::Witness::Global2D);
+  EXPECT_TRUE(vocabulary::overlaps_blocks_by_halo(one->getType()->getAsCXXRecordDecl()));
+  EXPECT_TRUE(vocabulary::overlaps_blocks_by_halo(two->getType()->getAsCXXRecordDecl()));
+  EXPECT_FALSE(vocabulary::overlaps_blocks_by_halo(plain->getType()->getAsCXXRecordDecl()));
+  EXPECT_TRUE(vocabulary::is_witness_read(calls_of(f, "get").front(), vocabulary::Witness::Global1D));
+  EXPECT_TRUE(vocabulary::is_witness_read(calls_of(f, "row").front(), vocabulary::Witness::Global2D));
+}
+
 }  // namespace
