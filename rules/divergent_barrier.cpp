@@ -49,7 +49,11 @@ void check_in_shape(const RuleContext& context, std::string_view rule, const cla
     const std::string who = barrier ? "every thread of the block" : "every lane of the warp";
     for (const analysis::ControlCondition& condition : values.control().conditions_for(site.call)) {
       if (values.uniformity(condition.expr) <= required || condition.other_way_stops) continue;
-      const std::string test = "'" + source_text(context.ast, condition.expr) + "'";
+      // A range-for's test is implicit: name the range it runs over.
+      const auto* range_loop = llvm::dyn_cast_or_null<clang::CXXForRangeStmt>(condition.branch);
+      const std::string test =
+          range_loop ? "the loop over '" + source_text(context.ast, range_loop->getRangeInit()) + "'"
+                     : "'" + source_text(context.ast, condition.expr) + "'";
       auto result = finding(rule, diag::Severity::Error, site.call->getBeginLoc(), "",
                             site.call->getSourceRange());
       if (!condition.encloses) {
@@ -67,9 +71,9 @@ void check_in_shape(const RuleContext& context, std::string_view rule, const cla
                          (barrier ? "block deadlocks or reads stale data"
                                   : "collective reads lanes that are not there") +
                          ". Move it out of the branch";
-        result.notes.push_back({condition.expr->getBeginLoc(),
-                                barrier ? "this condition depends on the thread"
-                                        : "this condition is not the same for a whole warp"});
+        const std::string tested = range_loop ? "this range" : "this condition";
+        result.notes.push_back({range_loop ? range_loop->getRangeInit()->getBeginLoc() : condition.expr->getBeginLoc(),
+                                tested + (barrier ? " depends on the thread" : " is not the same for a whole warp")});
       }
       if (through_helper)
         result.notes.push_back({site.collective->getBeginLoc(),

@@ -306,6 +306,30 @@ void box_sum(carbide::span2d<const float> in, carbide::disjoint_span2d<float> ou
   }
 }
 
+// Rows dealt out to the blocks in turn (block::grid_stride), with barriers inside the loop: each
+// block tree-sums its rows in shared memory; thread 0 writes a row's sum, and the row's elements,
+// doubled, are dealt out to the block's threads.
+CARBIDE_KERNEL
+CARBIDE_LAUNCH_CONTRACT(domain = 1, block = (kBlock, 1, 1))
+void row_sums(carbide::span<const float> in, unsigned rows, unsigned cols, carbide::disjoint_span<float> sums,
+              carbide::disjoint_span<float> doubled) {
+  auto lid = carbide::thread::local_index();
+  auto partial = carbide::block::shared<float, kBlock>();
+  for (auto&& row : carbide::block::grid_stride(rows)) {
+    float sum = 0.f;
+    for (unsigned c = lid.get(); c < cols; c += kBlock) sum += in[row.get() * cols + c];
+    partial[lid.get()] = sum;
+    for (unsigned s = kBlock / 2; s > 0; s >>= 1) {
+      carbide::block::sync();
+      if (lid.get() < s) partial[lid.get()] += partial[lid.get() + s];
+    }
+    carbide::block::sync();
+    if (float* total = sums.get_mut_block(lid, row)) *total = partial[0];
+    if (auto mine = doubled.get_mut_block_region(lid, cols, row))
+      for (unsigned k = 0; k < mine.count(); ++k) mine[k] = 2.f * in[row.get() * cols + mine.index(k)];
+  }
+}
+
 // Block outputs on a 2-D grid of 96-thread blocks: each block's region of 100 elements dealt
 // out to its threads, and each block's one total written by its thread 0; `claims` counts the
 // threads that reached each element.

@@ -367,6 +367,33 @@ TEST(Vocabulary, HaloBlocksWriteEveryOutputOnceFromTheirInnerThreads) {
   EXPECT_EQ(wrong, 0u);
 }
 
+// More rows than blocks: each block takes rows b, b + 7, … (block::grid_stride), every row once.
+TEST(Vocabulary, BlockStrideRowsGoToOneBlockEach) {
+  CARBIDE_REQUIRE_DEVICE();
+  auto ctx = carbide::Context::create(0);
+  auto stream = ctx.default_stream();
+  const unsigned rows = 100, cols = 300, blocks = 7;
+  const std::vector<float> values = random_floats(std::size_t(rows) * cols);
+  auto in = carbide::DeviceBuffer<float>::from_host(stream, values);
+  auto sums = carbide::DeviceBuffer<float>::from_host(stream, poisoned(rows));
+  auto doubled = carbide::DeviceBuffer<float>::from_host(stream, poisoned(std::size_t(rows) * cols));
+  auto module = gpu_vocabulary::load(ctx);
+  module.row_sums(stream, module.prepare_row_sums(carbide::LaunchConfig1D(blocks, kBlock)), in, rows, cols, sums,
+                  doubled);
+  const auto got_sums = sums.to_host_vec(stream);
+  const auto got_doubled = doubled.to_host_vec(stream);
+  std::size_t wrong = 0;
+  for (unsigned r = 0; r < rows; ++r) {
+    double sum = 0;
+    for (unsigned c = 0; c < cols; ++c) {
+      sum += values[std::size_t(r) * cols + c];
+      wrong += got_doubled[std::size_t(r) * cols + c] != 2.f * values[std::size_t(r) * cols + c];
+    }
+    wrong += !(std::fabs(got_sums[r] - sum) <= 1e-4 * (1 + std::fabs(sum)));
+  }
+  EXPECT_EQ(wrong, 0u);
+}
+
 TEST(Vocabulary, StridedPiecesUpdateInPlace) {
   CARBIDE_REQUIRE_DEVICE();
   auto ctx = carbide::Context::create(0);

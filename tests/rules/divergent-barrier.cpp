@@ -70,6 +70,34 @@ void trip_count_set_in_branch(carbide::span<const float> in, carbide::disjoint_s
   if (float* o = out.get_mut(idx)) *o = in[idx.get()];
 }
 
+// A block-stride loop (block::grid_stride) runs the same rows in every thread of a block only
+// when its count is the block's: here each thread reads its own.
+CARBIDE_KERNEL
+CARBIDE_LAUNCH_CONTRACT(domain = 1, block = (256, 1, 1))
+void rows_per_thread(carbide::span<const unsigned> counts, carbide::disjoint_span<float> out) {
+  auto lid = carbide::thread::local_index();
+  for (auto&& row : carbide::block::grid_stride(counts[lid.get()])) {
+    carbide::block::sync();
+    // CHECK: divergent-barrier.cpp:[[@LINE-1]]:5: error: 'carbide::block::sync()' is under the loop over 'carbide::block::grid_stride(counts[lid.get()])', which differs between threads
+    // CHECK: divergent-barrier.cpp:[[@LINE-3]]:21: note: this range depends on the thread
+    if (float* o = out.get_mut_block(lid, row)) *o = 1.0f;
+  }
+}
+
+// Good: rows dealt out to blocks by a count the whole block shares.
+CARBIDE_KERNEL
+CARBIDE_LAUNCH_CONTRACT(domain = 1, block = (256, 1, 1))
+void rows_per_block(carbide::span<const float> in, carbide::disjoint_span<float> out, unsigned rows) {
+  auto lid = carbide::thread::local_index();
+  auto partial = carbide::block::shared<float, 256>();
+  for (auto&& row : carbide::block::grid_stride(rows)) {
+    partial[lid.get()] = in[row.get() * 256 + lid.get()];
+    carbide::block::sync();
+    if (float* o = out.get_mut_block(lid, row)) *o = partial[255];
+    carbide::block::sync();
+  }
+}
+
 // Threads that `continue` skip this iteration's barrier.
 CARBIDE_KERNEL
 CARBIDE_LAUNCH_CONTRACT(domain = 1, block = (kBlock, 1, 1))

@@ -38,6 +38,16 @@ class DefinitionCollector : public clang::RecursiveASTVisitor<DefinitionCollecto
     if (var->isLocalVarDecl() && var->getInit()) add(var, var->getInit(), var->getInit());
     return true;
   }
+  // A block-stride loop (`for (auto&& row : block::grid_stride(n))`): its implicit iterator
+  // test and the loop variable's `*__begin` stand for the range, which is as uniform as `n`.
+  bool VisitCXXForRangeStmt(clang::CXXForRangeStmt* loop) {
+    const auto* range = llvm::dyn_cast_or_null<clang::CallExpr>(loop->getRangeInit()->IgnoreImplicit());
+    if (range == nullptr || !vocabulary::is_block_stride(range)) return true;
+    for (const clang::Expr* part : {loop->getCond(), loop->getLoopVariable()->getInit()})
+      if (part != nullptr) block_stride_parts[part->IgnoreImplicit()] = range;
+    return true;
+  }
+  std::map<const clang::Expr*, const clang::CallExpr*> block_stride_parts;
   bool VisitBinaryOperator(clang::BinaryOperator* op) {
     if (op->isAssignmentOp()) add_target(op->getLHS(), op->getRHS(), op);
     return true;
@@ -155,6 +165,7 @@ ThreadValues::ThreadValues(clang::ASTContext& context, const clang::FunctionDecl
   definitions_ = std::move(collector.definitions);
   definition_sites_ = std::move(collector.sites);
   loop_counters_ = std::move(collector.loop_counters);
+  block_stride_parts_ = std::move(collector.block_stride_parts);
   if (control_.cfg() != nullptr)
     reaching_ = std::make_unique<ReachingDefinitions>(control_, function->getBody(), definition_sites_);
   compute_variable_uniformity();
@@ -327,6 +338,8 @@ Uniformity ThreadValues::compute_uniformity(const clang::Expr* expr, int depth) 
 }
 
 Uniformity ThreadValues::call_uniformity(const clang::CallExpr* call, int depth) const {
+  if (auto part = block_stride_parts_.find(call); part != block_stride_parts_.end())
+    return uniformity(part->second, depth + 1);
   if (const vocabulary::DeviceFunction* entry = vocabulary::device_function(call)) {
     switch (entry->result) {
       case vocabulary::Sameness::PerBlock: return Uniformity::Uniform;
@@ -338,6 +351,9 @@ Uniformity ThreadValues::call_uniformity(const clang::CallExpr* call, int depth)
   if (const auto* member = llvm::dyn_cast<clang::CXXMemberCallExpr>(call)) {
     const clang::CXXMethodDecl* method = member->getMethodDecl();
     if (vocabulary::is_extent_query(method))
+      return uniformity(member->getImplicitObjectArgument(), depth + 1);
+    // A block-stride index is the same for the whole block where its loop is.
+    if (method && vocabulary::witness_kind(method->getParent()) == vocabulary::Witness::BlockIndex)
       return uniformity(member->getImplicitObjectArgument(), depth + 1);
     // Witness reads, loads, atomics: values of their own.
     if (method && vocabulary::is_carbide(method->getParent())) return Uniformity::Divergent;

@@ -108,6 +108,8 @@ class ThreadValues {
   std::map<const clang::VarDecl*, std::vector<const clang::Stmt*>> definition_sites_;
   std::map<const clang::VarDecl*, Uniformity> variables_;
   std::map<const clang::VarDecl*, const clang::ForStmt*> loop_counters_;
+  // The parts of block-stride loops that stand for their range (see DefinitionCollector).
+  std::map<const clang::Expr*, const clang::CallExpr*> block_stride_parts_;
   std::unique_ptr<ReachingDefinitions> reaching_;
   mutable std::map<const clang::Expr*, Uniformity> uniformity_cache_;
   mutable std::map<const clang::Expr*, std::optional<Affine>> affine_cache_;

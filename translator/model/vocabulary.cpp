@@ -25,6 +25,7 @@ constexpr DeviceFunction kDeviceFunctions[] = {
     {"carbide::block::shared_at", Role::SharedAllocation, Sameness::PerBlock},
     {"carbide::block::dynamic_shared", Role::SharedAllocation, Sameness::PerBlock},
     {"carbide::block::sync", Role::Barrier, Sameness::PerBlock},
+    {"carbide::block::grid_stride", Role::WitnessSource, Sameness::AsArguments},
     {"carbide::warp::shfl_down", Role::WarpCollective, Sameness::PerThread},
     {"carbide::warp::shfl_up", Role::WarpCollective, Sameness::PerThread},
     {"carbide::warp::shfl_xor", Role::WarpCollective, Sameness::PerThread},
@@ -93,6 +94,7 @@ constexpr NamedType kWitnesses[] = {
     {"carbide::thread::index_2d_halo_witness", int(Witness::Global2D)},
     {"carbide::thread::local_index_witness", int(Witness::Local)},
     {"carbide::thread::lane_witness", int(Witness::Lane)},
+    {"carbide::thread::block_index_witness", int(Witness::BlockIndex)},
 };
 
 constexpr NamedType kViews[] = {
@@ -264,6 +266,11 @@ bool is_index_1d(const clang::CallExpr* call) {
 bool is_grid_stride(const clang::CallExpr* call) {
   const DeviceFunction* entry = device_function(call);
   return entry && llvm::StringRef(entry->name) == "carbide::thread::grid_stride";
+}
+
+bool is_block_stride(const clang::CallExpr* call) {
+  const DeviceFunction* entry = device_function(call);
+  return entry && llvm::StringRef(entry->name) == "carbide::block::grid_stride";
 }
 
 std::optional<Witness> witness_kind(const clang::CXXRecordDecl* record) {

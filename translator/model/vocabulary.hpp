@@ -66,8 +66,12 @@ bool is_index_1d(const clang::CallExpr* call);
 // `thread::grid_stride(view)`: the loop's witnesses are the thread's indexes below view.size().
 bool is_grid_stride(const clang::CallExpr* call);
 
+// `block::grid_stride(n)`: the block's own indexes below n, the same for all its threads.
+bool is_block_stride(const clang::CallExpr* call);
+
 // The index witnesses, by what they index.
-enum class Witness { Global1D, Global2D, Local, Lane };
+// BlockIndex: an index of a block-stride loop (block::grid_stride), the same for the whole block.
+enum class Witness { Global1D, Global2D, Local, Lane, BlockIndex };
 std::optional<Witness> witness_kind(const clang::CXXRecordDecl* record);
 // index_2d_transposed()'s witness: the same kind as index_2d()'s (Global2D, for the domain and
 // the other rules), but its block stands at the transposed coordinates, which the launch must

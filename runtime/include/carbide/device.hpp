@@ -235,6 +235,22 @@ class index_2d_halo_witness {
   friend struct detail::witness_factory;
 };
 
+// One index a block owns in a block-stride loop (block::grid_stride(count)): b, b + G, b + 2G, …
+// for block b of G (blocks counted x fastest), the same for all its threads. No two blocks own
+// one index, so the leader and region forms take it in place of the block's own number
+// (`out.get_mut_block(lid, row)`): one block per row, rows dealt out over the grid.
+class block_index_witness {
+ public:
+  block_index_witness(const block_index_witness&) = delete;
+  block_index_witness& operator=(const block_index_witness&) = delete;
+  CARBIDE_DEVICE std::size_t get() const { return value_; }
+
+ private:
+  CARBIDE_DEVICE explicit block_index_witness(std::size_t value) : value_(value) {}
+  std::size_t value_;
+  friend struct detail::witness_factory;
+};
+
 // The flat block-local index: ty * block_dim().x + tx (and tz for 3-D blocks).
 class local_index_witness {
  public:
@@ -888,22 +904,23 @@ class disjoint_span {
   // total) for block b of the launch (counted x fastest), given to the block's local thread 0;
   // nullptr for every other thread and for blocks past the end.
   CARBIDE_DEVICE T* get_mut_block([[maybe_unused]] const thread::local_index_witness& own) const {
-    CARBIDE_ON_DEVICE(const std::size_t block = detail::flat_block_index();
-                      return own.get() == 0 && block < size_ ? detail::non_null(data_ + block) : nullptr,
-                      "carbide::disjoint_span::get_mut_block");
+    CARBIDE_ON_DEVICE(return block_element(own, detail::flat_block_index()), "carbide::disjoint_span::get_mut_block");
+  }
+  // The same for the index a block-stride loop gives the block (block::grid_stride).
+  CARBIDE_DEVICE T* get_mut_block(const thread::local_index_witness& own, const thread::block_index_witness& block) const {
+    return block_element(own, block.get());
   }
   // The block's region of n elements, dealt out to its threads (see block_region_mut); n must be
   // the same for the whole launch.
   CARBIDE_DEVICE block_region_mut<T> get_mut_block_region([[maybe_unused]] const thread::local_index_witness& own,
                                                           [[maybe_unused]] std::size_t n) const {
-    CARBIDE_ON_DEVICE(
-        const std::size_t start = detail::flat_block_index() * n;
-        const std::size_t inside = start < size_ ? (size_ - start < n ? size_ - start : n) : 0;
-        const std::size_t threads = std::size_t(blockDim.x) * blockDim.y * blockDim.z;
-        const unsigned count = inside > own.get() ? unsigned((inside - own.get() + threads - 1) / threads) : 0u;
-        return detail::witness_factory::make<block_region_mut<T>>(data_ + (count ? start : 0), std::size_t(own.get()),
-                                                                  threads, count),
-        "carbide::disjoint_span::get_mut_block_region");
+    CARBIDE_ON_DEVICE(return block_region(own, n, detail::flat_block_index()),
+                      "carbide::disjoint_span::get_mut_block_region");
+  }
+  // Region `block.get()` of n elements: a block-stride loop's row, dealt out to the block's threads.
+  CARBIDE_DEVICE block_region_mut<T> get_mut_block_region(const thread::local_index_witness& own, std::size_t n,
+                                                          const thread::block_index_witness& block) const {
+    return block_region(own, n, block.get());
   }
   // The N pieces of K elements of the thread whose witness is i, dealt out in turn across its
   // block (see strided_chunks_mut). The block's own index is i minus the thread's, so a
@@ -919,6 +936,22 @@ class disjoint_span {
 
  private:
   friend struct detail::view_access;
+  // The leader and region forms for the block that owns index `block`.
+  CARBIDE_DEVICE T* block_element(const thread::local_index_witness& own, std::size_t block) const {
+    return own.get() == 0 && block < size_ ? detail::non_null(data_ + block) : nullptr;
+  }
+  CARBIDE_DEVICE block_region_mut<T> block_region([[maybe_unused]] const thread::local_index_witness& own,
+                                                  [[maybe_unused]] std::size_t n,
+                                                  [[maybe_unused]] std::size_t block) const {
+    CARBIDE_ON_DEVICE(
+        const std::size_t start = block * n;
+        const std::size_t inside = start < size_ ? (size_ - start < n ? size_ - start : n) : 0;
+        const std::size_t threads = std::size_t(blockDim.x) * blockDim.y * blockDim.z;
+        const unsigned count = inside > own.get() ? unsigned((inside - own.get() + threads - 1) / threads) : 0u;
+        return detail::witness_factory::make<block_region_mut<T>>(data_ + (count ? start : 0), std::size_t(own.get()),
+                                                                  threads, count),
+        "carbide::disjoint_span::get_mut_block_region");
+  }
   T* data_ = nullptr;
   std::size_t size_ = 0;
 };
@@ -1066,16 +1099,16 @@ class atomic_span {
   std::size_t size_ = 0;
 };
 
-namespace thread {
+namespace detail {
 
-// The indexes a thread owns in a grid-stride loop, each as a witness get_mut accepts.
-class grid_stride_range {
+// first, first + stride, … below end, each as a Witness: a thread's grid-stride indexes
+// (thread::grid_stride) or a block's (block::grid_stride).
+template <class Witness>
+class stride_range {
  public:
   class iterator {
    public:
-    CARBIDE_DEVICE index_1d_witness operator*() const {
-      return detail::witness_factory::make<index_1d_witness>(index_);
-    }
+    CARBIDE_DEVICE Witness operator*() const { return witness_factory::make<Witness>(index_); }
     CARBIDE_DEVICE iterator& operator++() {
       index_ += stride_;
       return *this;
@@ -1083,19 +1116,26 @@ class grid_stride_range {
     CARBIDE_DEVICE bool operator!=(const iterator& end) const { return index_ < end.index_; }
 
    private:
-    friend class grid_stride_range;
+    friend class stride_range;
     CARBIDE_DEVICE iterator(std::size_t index, std::size_t stride) : index_(index), stride_(stride) {}
     std::size_t index_, stride_;
   };
   CARBIDE_DEVICE iterator begin() const { return iterator(first_, stride_); }
-  CARBIDE_DEVICE iterator end() const { return iterator(size_, 0); }
+  CARBIDE_DEVICE iterator end() const { return iterator(end_, 0); }
 
  private:
-  friend struct detail::witness_factory;
-  CARBIDE_DEVICE grid_stride_range(std::size_t first, std::size_t stride, std::size_t size)
-      : first_(first), stride_(stride), size_(size) {}
-  std::size_t first_, stride_, size_;
+  friend struct witness_factory;
+  CARBIDE_DEVICE stride_range(std::size_t first, std::size_t stride, std::size_t end)
+      : first_(first), stride_(stride), end_(end) {}
+  std::size_t first_, stride_, end_;
 };
+
+}  // namespace detail
+
+namespace thread {
+
+// The indexes a thread owns in a grid-stride loop, each as a witness get_mut accepts.
+using grid_stride_range = detail::stride_range<index_1d_witness>;
 
 template <class View>
 CARBIDE_DEVICE grid_stride_range grid_stride([[maybe_unused]] const View& view) {
@@ -1106,6 +1146,22 @@ CARBIDE_DEVICE grid_stride_range grid_stride([[maybe_unused]] const View& view) 
 }
 
 }  // namespace thread
+
+namespace block {
+
+// The indexes 0 … count − 1 dealt out to the blocks of the grid in turn (block b of G gets b,
+// b + G, …; blocks counted x fastest), each as a witness the leader and region forms accept:
+// `for (auto&& row : carbide::block::grid_stride(rows))`. Every thread of a block runs the same
+// iterations, so the loop may hold block::sync() when `count` is the same for the whole block.
+using grid_stride_range = detail::stride_range<thread::block_index_witness>;
+
+CARBIDE_DEVICE grid_stride_range grid_stride([[maybe_unused]] std::size_t count) {
+  CARBIDE_ON_DEVICE(return detail::witness_factory::make<grid_stride_range>(
+                        detail::flat_block_index(), std::size_t(gridDim.x) * gridDim.y * gridDim.z, count),
+                    "carbide::block::grid_stride");
+}
+
+}  // namespace block
 
 namespace detail {
 struct view_access {

@@ -127,6 +127,17 @@ TEST(ThreadValues, WarpFunctionsFromTheCatalogue) {
   EXPECT_EQ(v.uniformity("carbide::warp::reduce_add(x)"), Uniformity::WarpUniform);
 }
 
+// A block-stride loop's index is the block's, as its count is: barriers may sit in the loop.
+TEST(ThreadValues, BlockStrideIndexesAreAsUniformAsTheirCount) {
+  auto v = values_of(
+      "for (auto&& row : carbide::block::grid_stride(100u)) { unsigned r = row.get() + 0; (void)r; }\n"
+      "for (auto&& own : carbide::block::grid_stride(carbide::thread::thread_idx().x)) {\n"
+      "  unsigned o = own.get() + 0; (void)o; }",
+      k256);
+  EXPECT_EQ(v.uniformity("row.get() + 0"), Uniformity::Uniform);
+  EXPECT_EQ(v.uniformity("own.get() + 0"), Uniformity::Divergent);
+}
+
 TEST(ThreadValues, AssignedAfterADivergentMultiStatementReturn) {
   auto v = values_of(
       "const unsigned t = carbide::thread::local_index().get();\n"
