@@ -7,11 +7,9 @@
 // Changed from the textbook (besides what bitonic_sort.cpp changes in the same file family:
 // d_Src/d_Dst pointers advanced per block → indices; the output through
 // `get_mut_strided_chunks<1, 2>`; the host's power-of-two assert as `CARBIDE_REQUIRE`):
-// - the sample's `stride` is one variable: set to size / 2, halved after the first step, then
-//   the loop `for (; stride > 0; stride >>= 1)` continues from it. The checker does not follow a
-//   counter into a `for` without an init (4 findings of carbide-shared-race, on correct code), so
-//   the first step uses `const unsigned stride = size / 2` and the loop declares its own,
-//   `for (unsigned stride = size / 4; ...)`: the same values.
+// The sample's `stride` is kept as written: one variable, set to size / 2, halved after the first
+// step, then continued by `for (; stride > 0; stride >>= 1)` (until session 14 the checker did not
+// follow a counter into a `for` without an init, and the port gave the loop its own).
 //
 // Accepted by `carbide check` with no finding:
 // RUN: %carbide check %s 2>&1 | count 0
@@ -53,14 +51,15 @@ void oddEvenMergeSortShared(carbide::disjoint_span<unsigned> d_DstKey, carbide::
   CARBIDE_REQUIRE(arrayLength >= 2 && arrayLength <= SHARED_SIZE_LIMIT && (arrayLength & (arrayLength - 1)) == 0);
 
   for (unsigned size = 2; size <= arrayLength; size <<= 1) {
-    const unsigned stride = size / 2;
+    unsigned stride = size / 2;
     const unsigned offset = carbide::thread::thread_idx().x & (stride - 1);
     {
       carbide::block::sync();
       unsigned pos = 2 * carbide::thread::thread_idx().x - (carbide::thread::thread_idx().x & (stride - 1));
       Comparator(s_key[pos + 0], s_val[pos + 0], s_key[pos + stride], s_val[pos + stride], dir);
+      stride >>= 1;
     }
-    for (unsigned stride = size / 4; stride > 0; stride >>= 1) {
+    for (; stride > 0; stride >>= 1) {
       carbide::block::sync();
       unsigned pos = 2 * carbide::thread::thread_idx().x - (carbide::thread::thread_idx().x & (stride - 1));
       if (offset >= stride)

@@ -149,40 +149,70 @@ std::optional<SteppedValue> stepped_value(const ThreadValues& values, const clan
   const auto* block = declaration ? llvm::dyn_cast_or_null<clang::CompoundStmt>(values.parents().getParent(declaration))
                                   : nullptr;
   if (block == nullptr) return std::nullopt;
-  auto position_of = [&](const clang::Stmt* statement) {
-    return std::size_t(std::find(block->body_begin(), block->body_end(), statement) - block->body_begin());
+  auto position_in = [](const clang::CompoundStmt* within, const clang::Stmt* statement) {
+    return std::size_t(std::find(within->body_begin(), within->body_end(), statement) - within->body_begin());
   };
-  // Each step in a loop of its own, a statement of the declaring block after the declaration.
+  auto position_of = [&](const clang::Stmt* statement) { return position_in(block, statement); };
+  // Each step either in a loop of its own, a statement of the declaring block after the
+  // declaration, or taken once: a statement of a plain `{ }` that is such a statement (the
+  // odd-even merge sort's first step, `{ …; stride >>= 1; }`, before `for (; stride > 0; …)`).
   struct Stepping {
     std::size_t position;
-    StepSite site;
+    StepSite site;  // site.loop is null for a step taken once, site.position its place in `once`
     Step step;
+    const clang::CompoundStmt* once = nullptr;
   };
-  std::vector<Stepping> loops;
+  std::vector<Stepping> steps;
   for (const clang::Stmt* definition : sites.drop_front()) {
     const auto step = constant_step(definition, values);
-    const auto site = step ? step_site(values, definition) : std::nullopt;
-    if (!site || values.parents().getParent(site->loop) != block || loop_counter(values, site->loop) == nullptr ||
-        jumps_inside(site->loop->getBody()))
+    if (!step) return std::nullopt;
+    const auto* once = llvm::dyn_cast_or_null<clang::CompoundStmt>(values.parents().getParent(definition));
+    if (once != nullptr && values.parents().getParent(once) == block) {
+      const std::size_t position = position_of(once);
+      if (position <= position_of(declaration) || jumps_inside(once)) return std::nullopt;
+      for (const Stepping& other : steps)
+        if (other.once == once) return std::nullopt;
+      steps.push_back({position, StepSite{nullptr, position_in(once, definition)}, *step, once});
+      continue;
+    }
+    const auto site = step_site(values, definition);
+    if (!site || values.parents().getParent(site->loop) != block || jumps_inside(site->loop->getBody()))
       return std::nullopt;
+    // A loop that counts with a counter of its own, or with this variable alone: no init, and
+    // the variable stepped in its increment (`for (; stride > 0; stride >>= 1)`).
+    const bool counts_itself = site->loop->getInit() == nullptr && site->position == body_size(site->loop);
+    if (loop_counter(values, site->loop) == nullptr && !counts_itself) return std::nullopt;
     const std::size_t position = position_of(site->loop);
     if (position <= position_of(declaration)) return std::nullopt;
-    for (const Stepping& other : loops)
+    for (const Stepping& other : steps)
       if (other.site.loop == site->loop) return std::nullopt;
-    loops.push_back({position, *site, *step});
+    steps.push_back({position, *site, *step});
   }
-  std::sort(loops.begin(), loops.end(), [](const Stepping& a, const Stepping& b) { return a.position < b.position; });
+  std::sort(steps.begin(), steps.end(), [](const Stepping& a, const Stepping& b) { return a.position < b.position; });
   const clang::Stmt* holder = statement_in(values, use, block);
   if (holder == nullptr) return std::nullopt;
   const std::size_t at = position_of(holder);
   SteppedValue value;
   value.start = var->getInit();
-  for (const Stepping& loop : loops) {
-    if (loop.position < at) value.finished.push_back({loop.site.loop, loop.step});
-    if (loop.position != at) continue;
-    const auto after = after_step(values, use, loop.site);
+  for (const Stepping& taken : steps) {
+    if (taken.once != nullptr) {
+      bool before_use = taken.position < at;
+      if (taken.position == at) {  // the use is in the same `{ }`: before or after the step
+        const clang::Stmt* inner = statement_in(values, use, taken.once);
+        if (inner == nullptr || position_in(taken.once, inner) == taken.site.position) return std::nullopt;
+        before_use = position_in(taken.once, inner) > taken.site.position;
+      }
+      if (before_use) value.finished.push_back({nullptr, taken.step});
+      continue;
+    }
+    if (taken.position < at) {
+      if (loop_counter(values, taken.site.loop) == nullptr) return std::nullopt;  // how many runs: unknown
+      value.finished.push_back({taken.site.loop, taken.step});
+    }
+    if (taken.position != at) continue;
+    const auto after = after_step(values, use, taken.site);
     if (!after) return std::nullopt;
-    value.current = LoopRun{loop.site.loop, loop.step};
+    value.current = LoopRun{taken.site.loop, taken.step};
     value.after_step = *after;
   }
   return value;

@@ -6,9 +6,12 @@
 //
 // Sound where it answers. A variable qualifies only when every definition is its initializer or
 // a step written unconditionally in a for loop (a statement of the loop's body, or its
-// increment), the declaration and those loops are statements of one block, the loops count with
-// a counter of their own, and nothing jumps inside them (break, continue, goto): each iteration
-// then takes exactly one step, and the loops run one after the other.
+// increment) or in a plain `{ }`, the declaration and those loops and blocks are statements of
+// one block, the loops count with a counter of their own (or, with no init, with the variable
+// itself, stepped in the increment), and nothing jumps inside them (break, continue, goto):
+// each iteration then takes exactly one step, each block one, and they run one after the other.
+// A use after a loop that counts with the variable itself is not answered (its trip count is
+// not known).
 #pragma once
 
 #include <clang/AST/Expr.h>
@@ -34,7 +37,7 @@ struct Step {
 std::optional<Step> constant_step(const clang::Stmt* site, const ThreadValues& values);
 
 struct LoopRun {
-  const clang::ForStmt* loop = nullptr;
+  const clang::ForStmt* loop = nullptr;  // null: a step taken once, outside any loop
   Step step;
 };
 

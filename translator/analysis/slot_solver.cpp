@@ -452,7 +452,7 @@ class Encoder {
     auto value = value_as(stepped.start, var->getType(), owner == kShared ? 0 : owner, depth + 1);
     if (!value) return std::nullopt;
     for (const LoopRun& run : stepped.finished) {
-      auto runs = trip_count(run.loop, owner, depth + 1);
+      auto runs = run.loop == nullptr ? std::optional(constant(1, 64)) : trip_count(run.loop, owner, depth + 1);
       if (!runs) return std::nullopt;
       value = moved(motion_of(run.step, *value, bits, is_signed), *runs);
     }

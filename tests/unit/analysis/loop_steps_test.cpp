@@ -88,6 +88,29 @@ TEST(LoopSteps, BlellochOffsetAtEachUse) {
   EXPECT_FALSE(at[4].current);
 }
 
+// The odd-even merge sort's `stride`: stepped once in a plain block, then counting its own loop,
+// which has no init (`for (; stride > 0; stride >>= 1)`).
+TEST(LoopSteps, StepTakenOnceThenALoopCountingWithTheVariable) {
+  const Parsed p = parsed(
+      "unsigned stride = n / 2;\n"
+      "{ unsigned first = stride; stride >>= 1; unsigned second = stride; }\n"
+      "for (; stride > 0; stride >>= 1) { unsigned in_loop = stride; }");
+  const auto uses = reads_of(p.f, "stride");
+  ASSERT_EQ(uses.size(), 4u);  // first, second, the loop's test, in_loop
+  const auto first = carbide::analysis::stepped_value(*p.values, uses[0]);
+  const auto second = carbide::analysis::stepped_value(*p.values, uses[1]);
+  const auto in_loop = carbide::analysis::stepped_value(*p.values, uses[3]);
+  ASSERT_TRUE(first && second && in_loop);
+  EXPECT_TRUE(first->finished.empty());
+  ASSERT_EQ(second->finished.size(), 1u);
+  EXPECT_EQ(second->finished[0].loop, nullptr);  // taken once
+  EXPECT_EQ(second->finished[0].step.kind, Step::Kind::ShiftRight);
+  ASSERT_EQ(in_loop->finished.size(), 1u);
+  ASSERT_TRUE(in_loop->current);
+  EXPECT_FALSE(in_loop->after_step);
+  EXPECT_EQ(in_loop->current->step.kind, Step::Kind::ShiftRight);
+}
+
 TEST(LoopSteps, StepKinds) {
   const Parsed p = parsed(
       "unsigned u = 64; int i = 0;\n"
@@ -115,6 +138,10 @@ TEST(LoopSteps, RefusesStepsThatMayBeSkippedOrRepeated) {
       "int o = 1;\nfor (int d = 0; d < 8; ++d) { d += 1; o *= 2; }\nint x = o;",             // counter moved twice
       "int o = 1;\nwhile (o < 64) { o *= 2; }\nint x = o;",                                  // no counter
       "int o = 1;\nif (n > 2) { for (int d = 0; d < 8; ++d) o *= 2; }\nint x = o;",          // loop in a branch
+      "int o = 1;\nif (n > 2) { o *= 2; }\nint x = o;",                                       // once, in a branch
+      "int o = 1;\n{ if (n > 2) goto skip; o *= 2; skip:; }\nint x = o;",                     // once, jumped over
+      "int o = 64;\nfor (; o > 0; o >>= 1) {}\nint x = o;",                                   // after its own loop
+      "int o = 64;\nfor (int d = 0; o > 0; o >>= 1) {}\nint x = o;",                          // another's loop
   };
   for (const char* body : refused) {
     const Parsed p = parsed(body);
