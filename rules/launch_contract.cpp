@@ -2,7 +2,6 @@
 
 #include "model/vocabulary.hpp"
 
-#include <clang/AST/DeclTemplate.h>
 #include <clang/AST/RecursiveASTVisitor.h>
 
 namespace carbide::rules {
@@ -31,12 +30,10 @@ class WitnessFinder : public clang::RecursiveASTVisitor<WitnessFinder> {
 class HaloFinder : public clang::RecursiveASTVisitor<HaloFinder> {
  public:
   bool VisitCallExpr(clang::CallExpr* call) {
-    if (!model::vocabulary::witness_made_by(call)) return true;
-    const auto* witness =
-        llvm::dyn_cast_or_null<clang::ClassTemplateSpecializationDecl>(call->getType()->getAsCXXRecordDecl());
-    if (witness != nullptr && model::vocabulary::overlaps_blocks_by_halo(witness))
-      found.push_back({call, witness->getTemplateArgs()[0].getAsIntegral().getZExtValue(),
-                       model::vocabulary::witness_kind(witness) == model::vocabulary::Witness::Global2D ? 2 : 1});
+    const auto witness = model::vocabulary::witness_made_by(call);
+    if (!witness) return true;
+    if (const auto radius = model::vocabulary::halo_radius(call->getType()->getAsCXXRecordDecl()))
+      found.push_back({call, *radius, *witness == model::vocabulary::Witness::Global2D ? 2 : 1});
     return true;
   }
   struct Halo {
@@ -97,8 +94,7 @@ void LaunchContractRule::check(const RuleContext& context) {
       HaloFinder halos;
       halos.TraverseStmt(kernel.decl->getBody());
       for (const HaloFinder::Halo& halo : halos.found) {
-        const int axes = halo.axes;
-        for (int axis = 0; axis < axes; ++axis) {
+        for (int axis = 0; axis < halo.axes; ++axis) {
           if (2 * halo.radius < parsed.block[axis]) continue;
           const std::string called = halo.call->getDirectCallee()->getNameAsString() + "<" +
                                      std::to_string(halo.radius) + ">()";

@@ -39,6 +39,11 @@ struct StepSite {
   std::size_t position = 0;
 };
 
+// Where `statement` stands among `block`'s statements.
+std::size_t position_in(const clang::CompoundStmt* block, const clang::Stmt* statement) {
+  return std::size_t(std::find(block->body_begin(), block->body_end(), statement) - block->body_begin());
+}
+
 std::size_t body_size(const clang::ForStmt* loop) {
   const auto* body = llvm::dyn_cast<clang::CompoundStmt>(loop->getBody());
   return body ? body->size() : 1;
@@ -51,8 +56,7 @@ std::optional<StepSite> step_site(const ThreadValues& values, const clang::Stmt*
   if (const auto* body = llvm::dyn_cast_or_null<clang::CompoundStmt>(parent)) {
     const auto* loop = llvm::dyn_cast_or_null<clang::ForStmt>(values.parents().getParent(body));
     if (loop == nullptr || loop->getBody() != body) return std::nullopt;
-    const auto found = std::find(body->body_begin(), body->body_end(), site);
-    return StepSite{loop, std::size_t(found - body->body_begin())};
+    return StepSite{loop, position_in(body, site)};
   }
   for (const clang::Stmt* at = parent; at != nullptr; at = values.parents().getParent(at))
     if (const auto* loop = llvm::dyn_cast<clang::ForStmt>(at))
@@ -87,7 +91,7 @@ std::optional<bool> after_step(const ThreadValues& values, const clang::DeclRefE
     if (body == nullptr) return std::nullopt;
     const clang::Stmt* holder = statement_in(values, use, body);
     if (holder == nullptr) return std::nullopt;
-    const std::size_t position = std::size_t(std::find(body->body_begin(), body->body_end(), holder) - body->body_begin());
+    const std::size_t position = position_in(body, holder);
     if (position == site.position) return std::nullopt;
     return position > site.position;
   }
@@ -149,9 +153,6 @@ std::optional<SteppedValue> stepped_value(const ThreadValues& values, const clan
   const auto* block = declaration ? llvm::dyn_cast_or_null<clang::CompoundStmt>(values.parents().getParent(declaration))
                                   : nullptr;
   if (block == nullptr) return std::nullopt;
-  auto position_in = [](const clang::CompoundStmt* within, const clang::Stmt* statement) {
-    return std::size_t(std::find(within->body_begin(), within->body_end(), statement) - within->body_begin());
-  };
   auto position_of = [&](const clang::Stmt* statement) { return position_in(block, statement); };
   // Each step either in a loop of its own, a statement of the declaring block after the
   // declaration, or taken once: a statement of a plain `{ }` that is such a statement (the
@@ -161,6 +162,7 @@ std::optional<SteppedValue> stepped_value(const ThreadValues& values, const clan
     StepSite site;  // site.loop is null for a step taken once, site.position its place in `once`
     Step step;
     const clang::CompoundStmt* once = nullptr;
+    bool counted = false;  // a loop with a counter of its own, whose trip count the solver finds
   };
   std::vector<Stepping> steps;
   for (const clang::Stmt* definition : sites.drop_front()) {
@@ -180,13 +182,14 @@ std::optional<SteppedValue> stepped_value(const ThreadValues& values, const clan
       return std::nullopt;
     // A loop that counts with a counter of its own, or with this variable alone: no init, and
     // the variable stepped in its increment (`for (; stride > 0; stride >>= 1)`).
+    const bool counted = loop_counter(values, site->loop) != nullptr;
     const bool counts_itself = site->loop->getInit() == nullptr && site->position == body_size(site->loop);
-    if (loop_counter(values, site->loop) == nullptr && !counts_itself) return std::nullopt;
+    if (!counted && !counts_itself) return std::nullopt;
     const std::size_t position = position_of(site->loop);
     if (position <= position_of(declaration)) return std::nullopt;
     for (const Stepping& other : steps)
       if (other.site.loop == site->loop) return std::nullopt;
-    steps.push_back({position, *site, *step});
+    steps.push_back({position, *site, *step, nullptr, counted});
   }
   std::sort(steps.begin(), steps.end(), [](const Stepping& a, const Stepping& b) { return a.position < b.position; });
   const clang::Stmt* holder = statement_in(values, use, block);
@@ -206,7 +209,7 @@ std::optional<SteppedValue> stepped_value(const ThreadValues& values, const clan
       continue;
     }
     if (taken.position < at) {
-      if (loop_counter(values, taken.site.loop) == nullptr) return std::nullopt;  // how many runs: unknown
+      if (!taken.counted) return std::nullopt;  // how many runs: unknown
       value.finished.push_back({taken.site.loop, taken.step});
     }
     if (taken.position != at) continue;

@@ -26,6 +26,7 @@ class DefinitionCollector : public clang::RecursiveASTVisitor<DefinitionCollecto
   std::map<const clang::VarDecl*, std::vector<const clang::Expr*>> definitions;
   std::map<const clang::VarDecl*, std::vector<const clang::Stmt*>> sites;
   std::map<const clang::VarDecl*, const clang::ForStmt*> loop_counters;
+  std::map<const clang::Expr*, const clang::CallExpr*> block_stride_parts;  // see VisitCXXForRangeStmt
 
   bool VisitForStmt(clang::ForStmt* loop) {
     if (const auto* head = llvm::dyn_cast_or_null<clang::DeclStmt>(loop->getInit()))
@@ -47,7 +48,6 @@ class DefinitionCollector : public clang::RecursiveASTVisitor<DefinitionCollecto
       if (part != nullptr) block_stride_parts[part->IgnoreImplicit()] = range;
     return true;
   }
-  std::map<const clang::Expr*, const clang::CallExpr*> block_stride_parts;
   bool VisitBinaryOperator(clang::BinaryOperator* op) {
     if (op->isAssignmentOp()) add_target(op->getLHS(), op->getRHS(), op);
     return true;

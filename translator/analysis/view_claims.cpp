@@ -3,7 +3,6 @@
 #include "analysis/device_analysis.hpp"
 #include "model/vocabulary.hpp"
 
-#include <clang/AST/DeclTemplate.h>
 #include <clang/AST/RecursiveASTVisitor.h>
 
 namespace carbide::analysis {
@@ -25,13 +24,11 @@ std::string form_of(const clang::CXXMemberCallExpr* call, const clang::ASTContex
   const clang::CXXMethodDecl* method = call->getMethodDecl();
   std::string form = method->getNameAsString();
   llvm::raw_string_ostream out(form);
-  const auto* halo = call->getNumArgs() == 0 ? nullptr
-                                             : llvm::dyn_cast_or_null<clang::ClassTemplateSpecializationDecl>(
-                                                   call->getArg(0)->getType().getNonReferenceType()->getAsCXXRecordDecl());
-  if (halo != nullptr && model::vocabulary::overlaps_blocks_by_halo(halo)) {
+  const clang::CXXRecordDecl* witness =
+      call->getNumArgs() == 0 ? nullptr : call->getArg(0)->getType().getNonReferenceType()->getAsCXXRecordDecl();
+  if (const auto radius = model::vocabulary::halo_radius(witness)) {
     // As the user writes the source: index_2d_halo<2>.
-    out << "(" << llvm::StringRef(halo->getName()).drop_back(llvm::StringRef("_witness").size()) << "<"
-        << halo->getTemplateArgs()[0].getAsIntegral() << ">)";
+    out << "(" << witness->getName().drop_back(llvm::StringRef("_witness").size()) << "<" << *radius << ">)";
     return form;
   }
   if (const clang::TemplateArgumentList* arguments = method->getTemplateSpecializationArgs())

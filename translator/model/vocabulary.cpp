@@ -309,9 +309,12 @@ bool places_blocks_transposed(const clang::CXXRecordDecl* witness) {
   return named(witness, "carbide::thread::index_2d_transposed_witness");
 }
 
-bool overlaps_blocks_by_halo(const clang::CXXRecordDecl* witness) {
-  return named(witness, "carbide::thread::index_1d_halo_witness") ||
-         named(witness, "carbide::thread::index_2d_halo_witness");
+std::optional<std::uint64_t> halo_radius(const clang::CXXRecordDecl* witness) {
+  const auto* halo = llvm::dyn_cast_or_null<clang::ClassTemplateSpecializationDecl>(witness);
+  if (halo == nullptr || !(named(halo, "carbide::thread::index_1d_halo_witness") ||
+                           named(halo, "carbide::thread::index_2d_halo_witness")))
+    return std::nullopt;
+  return halo->getTemplateArgs()[0].getAsIntegral().getZExtValue();
 }
 
 std::optional<View> view_kind(const clang::CXXRecordDecl* record) {

@@ -10,6 +10,7 @@
 #include <llvm/ADT/ArrayRef.h>
 #include <llvm/ADT/StringRef.h>
 
+#include <cstdint>
 #include <optional>
 
 namespace carbide::model::vocabulary {
@@ -77,9 +78,9 @@ std::optional<Witness> witness_kind(const clang::CXXRecordDecl* record);
 // the other rules), but its block stands at the transposed coordinates, which the launch must
 // check against the output's tile grid.
 bool places_blocks_transposed(const clang::CXXRecordDecl* witness);
-// index_1d_halo<R>()'s and index_2d_halo<R>()'s witnesses (Global1D, Global2D): blocks overlap by
-// a halo of R, so each radius partitions a view its own way.
-bool overlaps_blocks_by_halo(const clang::CXXRecordDecl* witness);
+// R of index_1d_halo<R>()'s and index_2d_halo<R>()'s witnesses (Global1D, Global2D): blocks
+// overlap by a halo of R, so each radius partitions a view its own way. None for other records.
+std::optional<std::uint64_t> halo_radius(const clang::CXXRecordDecl* witness);
 // The witness a global index source makes (index_1d → Global1D), for the launch domain.
 std::optional<Witness> witness_made_by(const clang::CallExpr* call);
 // For index_1d(), index_2d() and index_2d_transposed(): the generated-code function that makes the

@@ -104,9 +104,9 @@ TEST(Vocabulary, HaloWitnesses) {
   const clang::CallExpr* plain = calls_of(f, "index_2d").front();
   EXPECT_EQ(vocabulary::witness_made_by(one), vocabulary::Witness::Global1D);
   EXPECT_EQ(vocabulary::witness_made_by(two), vocabulary::Witness::Global2D);
-  EXPECT_TRUE(vocabulary::overlaps_blocks_by_halo(one->getType()->getAsCXXRecordDecl()));
-  EXPECT_TRUE(vocabulary::overlaps_blocks_by_halo(two->getType()->getAsCXXRecordDecl()));
-  EXPECT_FALSE(vocabulary::overlaps_blocks_by_halo(plain->getType()->getAsCXXRecordDecl()));
+  EXPECT_EQ(vocabulary::halo_radius(one->getType()->getAsCXXRecordDecl()), 3u);
+  EXPECT_EQ(vocabulary::halo_radius(two->getType()->getAsCXXRecordDecl()), 1u);
+  EXPECT_FALSE(vocabulary::halo_radius(plain->getType()->getAsCXXRecordDecl()));
   EXPECT_TRUE(vocabulary::is_witness_read(calls_of(f, "get").front(), vocabulary::Witness::Global1D));
   EXPECT_TRUE(vocabulary::is_witness_read(calls_of(f, "row").front(), vocabulary::Witness::Global2D));
 }
