@@ -19,11 +19,14 @@ function(_carbide_write_placeholder_header out stem source)
   if(EXISTS "${out}/${stem}.carbide.hpp" OR EXISTS "${out}/${stem}.carbide.cpp")
     return()
   endif()
+  # The name as text in a comment and a string literal: anything that could end either is
+  # shown as '?' (names are data, docs/security.md).
+  string(REGEX REPLACE "[^A-Za-z0-9 _./+=,:@%~()-]" "?" name "${source}")
   file(WRITE "${out}/${stem}.carbide.hpp"
     "// Placeholder from CMake's configure step: the first build replaces it with the module API\n"
-    "// that Carbide generates from ${source}.\n"
+    "// that Carbide generates from ${name}.\n"
     "#pragma once\n"
-    "#pragma message(\"Carbide: ${source} is not translated yet, so its module API (load, "
+    "#pragma message(\"Carbide: ${name} is not translated yet, so its module API (load, "
     "prepare_<kernel>, the launches) is not declared; build once\")\n")
 endfunction()
 
@@ -63,7 +66,8 @@ function(carbide_add_kernels target)
 
   foreach(source IN LISTS ARG_SOURCES)
     get_filename_component(source_path "${source}" ABSOLUTE)
-    get_filename_component(stem "${source}" NAME_WE)
+    # The name up to its last dot, as the translator names its outputs (a.b.cpp -> a.b).
+    get_filename_component(stem "${source}" NAME_WLE)
     if(TARGET Carbide::carbide)
       if(ARG_OUTPUT_DIR)
         set(out "${ARG_OUTPUT_DIR}")

@@ -21,6 +21,8 @@ mkdir -p "$corpus" "$findings"
 # Seeds: every source the tests and samples hold (libFuzzer keeps the corpus it grows).
 find "$root/tests/rules" "$root/tests/lit" "$root/tests/textbook" "$root/tests/fuzz/regressions" "$root/samples" \
   -name '*.cpp' -size -64k -exec cp -n {} "$corpus/" \;
+# and sources under hostile names (the fuzzer's names mode: NAME\0INCLUDE FOLDER\0SOURCE).
+cp -n "$root"/tests/fuzz/names/*.seed "$corpus/"
 cd "$findings"
 export ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=print_stacktrace=1
 # First every input a past run found a defect with (tests/fuzz/regressions), once each.

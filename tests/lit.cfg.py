@@ -23,6 +23,9 @@ if config.carbide_tidy:
     # Ahead of %carbide, which would otherwise replace its first half.
     config.substitutions.insert(0, ("%carbide_tidy", config.carbide_tidy))
 config.substitutions.append(("%python", sys.executable))
+config.substitutions.append(("%host_cxx", config.cxx))
+# The clang-tidy wrapper, or "-" where there is none (scripts that take it as an argument).
+config.substitutions.append(("%tidy_or_dash", config.carbide_tidy or "-"))
 config.substitutions.append(("%build", config.build_root))
 config.substitutions.append(("%runtime_include", include_dir))
 config.substitutions.append(("%runtime_lib", config.runtime_lib))

@@ -1,6 +1,7 @@
 #include "cli/command_line.hpp"
 
 #include "pipeline/translate.hpp"
+#include "support/file_names.hpp"
 
 #include <boost/program_options.hpp>
 #include <llvm/ADT/StringExtras.h>
@@ -180,6 +181,8 @@ CommandLine parse_command_line(int argc, const char* const* argv) {
     result.out_dir = values["output"].as<std::string>();
     if (llvm::StringRef(result.out_dir).trim().empty())
       throw std::invalid_argument("-o needs the folder to write into, e.g. -o gen/");
+    if (std::string why = support::unusable_output_dir(result.out_dir); !why.empty())
+      throw std::invalid_argument("-o " + support::printable_name(result.out_dir) + ": " + why);
     if (values.count("jobs")) {
       const int jobs = values["jobs"].as<int>();
       if (jobs < 1 || jobs > 4096)
@@ -206,6 +209,9 @@ CommandLine parse_command_line(int argc, const char* const* argv) {
     options.nvcc.line_info = values.count("debug") > 0;
     options.nvcc.device_debug = values.count("device-debug") > 0;
     if (values.count("nvcc-flag")) options.nvcc.extra_flags = values["nvcc-flag"].as<std::vector<std::string>>();
+    for (const std::string& flag : options.nvcc.extra_flags)
+      if (std::string why = support::unsafe_nvcc_flag(flag); !why.empty())
+        throw std::invalid_argument("--nvcc-flag " + support::printable_name(flag) + " " + why);
     if (values.count("device-checks")) {
       const std::string checks = values["device-checks"].as<std::string>();
       if (checks != "on" && checks != "off")

@@ -71,8 +71,8 @@ std::string copy_declarations(const std::vector<const clang::Decl*>& decls, cons
     const unsigned column = sources.getExpansionColumnNumber(range.getBegin());
     const std::string file =
         sources.isInMainFile(range.getBegin()) ? main_path : sources.getFilename(range.getBegin()).str();
-    out += "#line " + std::to_string(line) + " \"" + file + "\"\n" +
-           std::string(column - 1, ' ') + rewriter.getRewrittenText(range) + "\n";
+    out += line_directive(line, file) + std::string(column - 1, ' ') +
+           rewriter.getRewrittenText(range) + "\n";
   }
   out += close_namespaces(open.names);
   return out;

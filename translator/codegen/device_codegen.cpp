@@ -1,9 +1,11 @@
 #include "codegen/device_codegen.hpp"
 
 #include "codegen/copied_declarations.hpp"
+#include "codegen/copied_macros.hpp"
 #include "codegen/generated_text.hpp"
 #include "model/annotations.hpp"
 #include "model/vocabulary.hpp"
+#include "support/file_names.hpp"
 #include "tile/emitter.hpp"
 
 #include <clang/AST/DeclCXX.h>
@@ -159,7 +161,7 @@ void mark_narrow_witnesses(const std::vector<const clang::CallExpr*>& sources_32
 }  // namespace
 
 std::string generate_device_source(const model::Program& program, clang::ASTContext& context,
-                                   const std::string& generated_name, const ProvenFacts& proven,
+                                   clang::Preprocessor& preprocessor, const std::string& generated_name, const ProvenFacts& proven,
                                    const tile::TilePrograms& tiles, bool device_checks) {
   const clang::SourceManager& sources = context.getSourceManager();
   clang::Rewriter rewriter(const_cast<clang::SourceManager&>(sources), context.getLangOpts());
@@ -168,7 +170,7 @@ std::string generate_device_source(const model::Program& program, clang::ASTCont
   mark_proven_indexes(proven.in_range, rewriter);
   mark_narrow_witnesses(proven.narrow_witnesses, rewriter);
 
-  const std::string source_name = llvm::sys::path::filename(program.source_path).str();
+  const std::string source_name = support::printable_name(llvm::sys::path::filename(program.source_path));
   std::string out = banner(source_name, "device code for nvcc");
   if (device_checks)
     out += "// Views are bounds-checked: an index past the end traps instead of reading another "
@@ -182,6 +184,7 @@ std::string generate_device_source(const model::Program& program, clang::ASTCont
   if (!tiles.kernels().empty()) out += "#include <carbide/tile/device.hpp>\n";
   for (const std::string& header : program.device.std_includes) out += "#include <" + header + ">\n";
 
+  out += copy_macros(program.device.top_level_decls, preprocessor, program.source_path);
   out += copy_declarations(program.device.top_level_decls, rewriter, program.source_path);
   out += line_of_generated_file(out, generated_name);
   out += "\n// Entry points. A contract's block becomes the entry's .reqntid in the PTX, so the "

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <clang/Lex/Preprocessor.h>
 #include "model/module_model.hpp"
 #include "tile/tile_programs.hpp"
 
@@ -23,12 +24,12 @@ struct ProvenFacts {
 };
 
 // The checked CUDA C++ for a program: every declaration the kernels reach, copied from the
-// user's file under `#line` directives, then one extern "C" __global__ entry per kernel, which
+// user's file under `#line` directives (with the user's macros they name), then one extern "C" __global__ entry per kernel, which
 // hands a kernel with `index_bits = 32` its views with 32-bit extents. Tile kernels get the
 // entries the tile emitter writes. `device_checks` false (translate --device-checks=off, for
 // measuring what the checks cost) compiles the views without their bounds checks.
 std::string generate_device_source(const model::Program& program, clang::ASTContext& context,
-                                   const std::string& generated_name, const ProvenFacts& proven,
+                                   clang::Preprocessor& preprocessor, const std::string& generated_name, const ProvenFacts& proven,
                                    const tile::TilePrograms& tiles, bool device_checks = true);
 
 // The exact block of every kernel with a contract or a plan, by PTX entry name.

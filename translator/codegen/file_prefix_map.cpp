@@ -1,5 +1,7 @@
 #include "codegen/file_prefix_map.hpp"
 
+#include "codegen/generated_text.hpp"
+
 #include <llvm/ADT/StringRef.h>
 
 namespace carbide::codegen {
@@ -48,16 +50,14 @@ std::string FilePrefixMap::map_line_directives(const std::string& text) const {
     auto [line, after] = rest.split('\n');
     const bool had_newline = line.size() < rest.size();
     rest = after;
+    // #line 12 "path", the path a C string literal (codegen::line_directive)
     llvm::StringRef directive = line;
-    // #line 12 "path"
-    if (directive.consume_front("#line ")) {
-      const std::size_t open = directive.find('"');
-      const std::size_t close = directive.rfind('"');
-      if (open != llvm::StringRef::npos && close > open) {
-        out += line.take_front(line.size() - directive.size() + open + 1).str();
-        out += map(directive.slice(open + 1, close).str());
-        out += directive.drop_front(close).str();
-        if (had_newline) out += '\n';
+    unsigned number = 0;
+    if (directive.consume_front("#line ") && !directive.consumeInteger(10, number) &&
+        directive.consume_front(" ")) {
+      if (auto file = parse_c_string_literal(directive)) {
+        out += line_directive(number, map(*file));
+        if (!had_newline) out.pop_back();
         continue;
       }
     }

@@ -2,9 +2,11 @@
 
 #include "analysis/view_claims.hpp"
 #include "codegen/copied_declarations.hpp"
+#include "codegen/copied_macros.hpp"
 #include "codegen/generated_text.hpp"
 #include "codegen/tile_stubs.hpp"
 #include "model/kernel_instances.hpp"
+#include "support/file_names.hpp"
 
 #include <llvm/ADT/StringExtras.h>
 #include <llvm/Support/BLAKE3.h>
@@ -306,7 +308,7 @@ std::vector<const model::Kernel*> api_kernels(const model::Module& module) {
 }  // namespace
 
 std::string generate_api_header(const model::Program& program) {
-  const std::string source_name = llvm::sys::path::filename(program.source_path).str();
+  const std::string source_name = support::printable_name(llvm::sys::path::filename(program.source_path));
   std::string text = banner(source_name, "the launch API of its kernels");
   text += "#pragma once\n\n#include <carbide/runtime.hpp>\n";
   std::set<std::string> forward;
@@ -341,9 +343,11 @@ std::string tag_api_header(std::string& header) {
 
 std::string generate_host_stubs(const model::Program& program, const ModuleImage& image,
                                 const std::string& api_header_name, const std::string& api_tag,
-                                clang::ASTContext& context, const tile::TilePrograms& tiles) {
-  const std::string source_name = llvm::sys::path::filename(program.source_path).str();
+                                clang::ASTContext& context, clang::Preprocessor& preprocessor,
+                                const tile::TilePrograms& tiles) {
+  const std::string source_name = support::printable_name(llvm::sys::path::filename(program.source_path));
   std::string text = banner(source_name, "host stubs that load and launch its kernels");
+  // The stem holds no '"' or backslash (support::unusable_source_path): a header name has no escapes.
   text += "#include \"" + api_header_name + "\"\n";
   text += "#ifndef CARBIDE_API_" + api_tag + "\n#error \"" + api_header_name +
           " is not the header translated with these stubs (an interrupted translation?); "
@@ -354,6 +358,7 @@ std::string generate_host_stubs(const model::Program& program, const ModuleImage
             " defines them: the stubs need their size.\n";
     for (const std::string& header : program.device.std_includes) text += "#include <" + header + ">\n";
     clang::Rewriter unchanged(context.getSourceManager(), context.getLangOpts());
+    text += copy_macros(program.host_type_decls, preprocessor, program.source_path);
     text += copy_declarations(program.host_type_decls, unchanged, program.source_path);
     text += line_of_generated_file(text, program.stem + ".carbide.cpp");
   }

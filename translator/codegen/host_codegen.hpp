@@ -1,5 +1,6 @@
 #pragma once
 
+#include <clang/Lex/Preprocessor.h>
 #include "model/module_model.hpp"
 #include "tile/tile_programs.hpp"
 
@@ -30,6 +31,7 @@ struct ModuleImage {
 // is what tag_api_header returned for the header they include.
 std::string generate_host_stubs(const model::Program& program, const ModuleImage& image,
                                 const std::string& api_header_name, const std::string& api_tag,
-                                clang::ASTContext& context, const tile::TilePrograms& tiles);
+                                clang::ASTContext& context, clang::Preprocessor& preprocessor,
+                                const tile::TilePrograms& tiles);
 
 }  // namespace carbide::codegen

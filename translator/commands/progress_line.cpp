@@ -1,5 +1,7 @@
 #include "commands/progress_line.hpp"
 
+#include "support/file_names.hpp"
+
 #include <algorithm>
 
 namespace carbide::commands {
@@ -24,7 +26,7 @@ ProgressLine::ProgressLine(llvm::raw_ostream& out, std::size_t total, bool termi
 void ProgressLine::started(const std::string& path) {
   std::lock_guard lock(mutex_);
   ++running_;
-  latest_ = path;
+  latest_ = support::printable_name(path);  // a newline in a name would break the line
   redraw();
 }
 
@@ -36,7 +38,7 @@ void ProgressLine::finished(const std::string& path, pipeline::Outcome outcome,
   if (terminal_) out_ << kClearLine;
   out_ << diagnostics;
   if (!terminal_)
-    out_ << "[" << done_ << "/" << total_ << "] " << path << ": " << outcome_word(outcome) << "\n";
+    out_ << "[" << done_ << "/" << total_ << "] " << support::printable_name(path) << ": " << outcome_word(outcome) << "\n";
   redraw();
 }
 

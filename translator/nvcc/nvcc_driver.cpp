@@ -1,5 +1,6 @@
 #include "nvcc/nvcc_driver.hpp"
 
+#include "support/file_names.hpp"
 #include "support/owned_dirs.hpp"
 
 #include <llvm/ADT/SmallString.h>
@@ -13,6 +14,8 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+
+#include <unistd.h>  // environ
 
 namespace carbide::nvcc {
 namespace {
@@ -56,14 +59,28 @@ struct RunResult {
   std::string error;
 };
 
+// This process's environment with TMPDIR set to `temporary_dir` (unchanged when it is ""):
+// nvcc names its intermediate files after TMPDIR and hands those names to a shell.
+std::vector<std::string> environment_with_tmpdir(const std::string& temporary_dir) {
+  std::vector<std::string> environment;
+  for (char** entry = environ; *entry != nullptr; ++entry)
+    if (temporary_dir.empty() || !llvm::StringRef(*entry).starts_with("TMPDIR="))
+      environment.push_back(*entry);
+  if (!temporary_dir.empty()) environment.push_back("TMPDIR=" + temporary_dir);
+  return environment;
+}
+
 RunResult run(const std::string& program, const std::vector<std::string>& args,
-              const std::string& log_path, unsigned timeout_seconds) {
+              const std::string& log_path, unsigned timeout_seconds,
+              const std::string& temporary_dir = "") {
   std::vector<llvm::StringRef> argv = {program};
   for (const std::string& arg : args) argv.push_back(arg);
   const std::optional<llvm::StringRef> redirects[] = {std::nullopt, llvm::StringRef(log_path),
                                                       llvm::StringRef(log_path)};
+  const std::vector<std::string> environment = environment_with_tmpdir(temporary_dir);
+  const std::vector<llvm::StringRef> environment_refs(environment.begin(), environment.end());
   RunResult result;
-  result.exit_code = llvm::sys::ExecuteAndWait(program, argv, std::nullopt, redirects,
+  result.exit_code = llvm::sys::ExecuteAndWait(program, argv, environment_refs, redirects,
                                                timeout_seconds, 0, &result.error);
   if (result.exit_code == -2 && timeout_seconds > 0)  // ExecuteAndWait's "timed out", child killed
     result.error = llvm::sys::path::filename(program).str() + " did not finish within " +
@@ -140,9 +157,16 @@ std::string toolkit_include_dir(const std::string& nvcc) {
 
 namespace {
 
+// The name nvcc sees for Carbide's runtime headers: a link in the scratch folder. nvcc escapes
+// '$' in an -I value but not '`', so the real folder's path, wherever Carbide was installed,
+// never reaches its shell.
+constexpr const char* kIncludeLink = "carbide-include";
+// The generated device code's name in the scratch folder, whatever the user's file is called.
+constexpr const char* kScratchSource = "module.carbide.cu";
+
 // What the device code is compiled with besides the architecture and the output.
-std::vector<std::string> compile_flags(const NvccOptions& options) {
-  std::vector<std::string> flags = {"-std=c++17", "--expt-relaxed-constexpr", "-I" + options.include_dir};
+std::vector<std::string> compile_flags(const NvccOptions& options, const std::string& include_dir) {
+  std::vector<std::string> flags = {"-std=c++17", "--expt-relaxed-constexpr", "-I" + include_dir};
   if (options.line_info) flags.push_back("-lineinfo");
   if (options.device_debug) flags.push_back("-G");
   flags.insert(flags.end(), options.extra_flags.begin(), options.extra_flags.end());
@@ -155,7 +179,7 @@ std::string cache_key(const NvccOptions& options, const std::string& nvcc,
   std::string material = nvcc + "\n" + version + "\n" + options.include_dir + "\n" +
                          device_headers(options.include_dir) + "\n";
   for (const std::string& arch : options.archs) material += arch + ",";
-  for (const std::string& flag : compile_flags(options)) material += "\n" + flag;
+  for (const std::string& flag : compile_flags(options, options.include_dir)) material += "\n" + flag;
   for (const auto& [entry, block] : exact_blocks)
     material += "\n" + entry + ":" + std::to_string(block[0]) + "," + std::to_string(block[1]) +
                 "," + std::to_string(block[2]);
@@ -181,8 +205,7 @@ std::string device_headers(const std::string& include_dir) {
 }
 
 NvccResult compile(const NvccOptions& options, const std::string& cuda_source,
-                   const std::string& cu_file_name, const ExactBlocks& exact_blocks,
-                   const std::optional<ReusableImage>& previous) {
+                   const ExactBlocks& exact_blocks, const std::optional<ReusableImage>& previous) {
   NvccResult result;
   std::string why;
   const auto nvcc = find_nvcc(options, why);
@@ -204,14 +227,27 @@ NvccResult compile(const NvccOptions& options, const std::string& cuda_source,
     result.failure = "cannot create a temporary directory for nvcc";
     return result;
   }
-  const std::string source = scratch.file(cu_file_name);
+  // Every path nvcc sees lies in this folder, under a name Carbide chose.
+  if (!support::is_plain_path(scratch.path())) {
+    result.failure = "the temporary folder " + scratch.path() +
+                     " holds characters other than letters, digits and /._+-, which nvcc would "
+                     "hand to a shell; set TMPDIR to a folder with a plain path";
+    return result;
+  }
+  const std::string source = scratch.file(kScratchSource);
   if (!write_file(source, cuda_source, result.failure)) return result;
+  const std::string include_link = scratch.file(kIncludeLink);
+  if (std::error_code error = llvm::sys::fs::create_link(options.include_dir, include_link)) {
+    result.failure = "cannot link " + include_link + " to Carbide's headers: " + error.message();
+    return result;
+  }
   const std::string tools = llvm::sys::path::parent_path(*nvcc).str();
 
   // Runs a CUDA tool; its located messages become findings, anything else a failure.
   auto run_tool = [&](const std::string& program, const std::vector<std::string>& args,
                       const std::string& log) {
-    const RunResult run_result = run(program, args, scratch.file(log), options.timeout_seconds);
+    const RunResult run_result =
+        run(program, args, scratch.file(log), options.timeout_seconds, scratch.path());
     auto messages = parse_messages(run_result.output);
     result.messages.insert(result.messages.end(), messages.begin(), messages.end());
     if (run_result.exit_code != 0 && messages.empty())
@@ -226,7 +262,7 @@ NvccResult compile(const NvccOptions& options, const std::string& cuda_source,
     // Warnings come once, from the first architecture's pass.
     const std::size_t known = result.messages.size();
     std::vector<std::string> args = {"-ptx", "-arch=" + compute_arch(arch)};
-    for (const std::string& flag : compile_flags(options)) args.push_back(flag);
+    for (const std::string& flag : compile_flags(options, include_link)) args.push_back(flag);
     args.insert(args.end(), {"-o", ptx_path, source});
     if (!run_tool(*nvcc, args, arch + ".log")) return result;
     if (i > 0) result.messages.resize(known);

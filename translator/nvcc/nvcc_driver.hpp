@@ -55,9 +55,9 @@ std::string device_headers(const std::string& include_dir);
 // PTX for each architecture, with `exact_blocks` required of their entries; with several
 // architectures, a fatbin of their cubins (ptxas) and the newest one's PTX (fatbinary).
 // When `previous` was made from the same device code, architectures and nvcc (its key is this
-// compile's), its image is reused and nvcc does not run.
+// compile's), its image is reused and nvcc does not run. nvcc sees only names Carbide made, in a
+// private scratch folder that is also its TMPDIR: none of the user's names reach its shell.
 NvccResult compile(const NvccOptions& options, const std::string& cuda_source,
-                   const std::string& cu_file_name, const ExactBlocks& exact_blocks,
-                   const std::optional<ReusableImage>& previous);
+                   const ExactBlocks& exact_blocks, const std::optional<ReusableImage>& previous);
 
 }  // namespace carbide::nvcc

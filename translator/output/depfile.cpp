@@ -1,5 +1,7 @@
 #include "output/depfile.hpp"
 
+#include "support/file_names.hpp"
+
 #include <llvm/Support/FileSystem.h>
 #include <llvm/Support/Path.h>
 
@@ -21,9 +23,8 @@ std::string escape(const std::string& path) {
 
 }  // namespace
 
-std::string make_depfile(const std::vector<std::string>& targets,
-                         const clang::SourceManager& sources,
-                         const std::vector<std::string>& skip_paths) {
+Depfile make_depfile(const std::vector<std::string>& targets, const clang::SourceManager& sources,
+                     const std::vector<std::string>& skip_paths) {
   std::set<std::string> inputs;
   for (auto it = sources.fileinfo_begin(); it != sources.fileinfo_end(); ++it) {
     llvm::SmallString<256> path(it->getFirst().getName());
@@ -34,11 +35,17 @@ std::string make_depfile(const std::vector<std::string>& targets,
       continue;
     inputs.insert(path.str().str());
   }
-  std::string text;
+  Depfile depfile;
+  std::string& text = depfile.text;
   for (const std::string& target : targets) text += (text.empty() ? "" : " ") + escape(target);
   text += ":";
   for (const std::string& input : inputs) text += " \\\n  " + escape(input);
-  return text + "\n";
+  text += "\n";
+  for (const std::string& path : targets)
+    if (support::has_control_character(path)) depfile.unnameable = path;
+  for (const std::string& path : inputs)
+    if (support::has_control_character(path)) depfile.unnameable = path;
+  return depfile;
 }
 
 }  // namespace carbide::output

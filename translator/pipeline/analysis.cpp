@@ -7,10 +7,10 @@
 #include "model/kernel_instances.hpp"
 #include "model/model_builder.hpp"
 #include "rules/rule.hpp"
+#include "support/file_names.hpp"
 
 #include <clang/Frontend/TextDiagnosticPrinter.h>
 #include <llvm/Support/MemoryBuffer.h>
-#include <llvm/Support/Path.h>
 #include <llvm/Support/raw_ostream.h>
 
 namespace carbide::pipeline {
@@ -26,19 +26,23 @@ std::string unreadable_reason(const std::string& path) {
   return "";
 }
 
-std::string virtual_api_path(const std::string& source_path) {
-  return "/carbide-virtual-api/" + llvm::sys::path::stem(source_path).str() + ".carbide.hpp";
-}
+// A name of Carbide's own: clang turns `-include` into an `#include "..."` line without
+// escaping it, so the user's file name must not reach it.
+constexpr const char* kVirtualApiPath = "/carbide-virtual-api/module.carbide.hpp";
 
 }  // namespace
 
 void report_file_error(llvm::raw_ostream& out, const std::string& path, const std::string& message,
                        bool is_note) {
-  out << path << ": " << (is_note ? "note: " : "error: ") << message << "\n";
+  out << support::printable_name(path) << ": " << (is_note ? "note: " : "error: ") << message << "\n";
 }
 
 std::optional<Analysis> analyze(const std::string& path, const PipelineOptions& options,
                                 llvm::raw_ostream& diagnostics) {
+  if (std::string why = support::unusable_source_path(path); !why.empty()) {
+    report_file_error(diagnostics, path, "this file is not checked or translated: " + why);
+    return std::nullopt;
+  }
   if (std::string why = unreadable_reason(path); !why.empty()) {
     report_file_error(diagnostics, path, why);
     return std::nullopt;
@@ -56,7 +60,7 @@ std::optional<Analysis> analyze(const std::string& path, const PipelineOptions& 
   Analysis analysis;
   const model::Program declared = model::build_program(declarations->getASTContext());
   analysis.api_header = std::make_unique<const frontend::VirtualHeader>(
-      frontend::VirtualHeader{virtual_api_path(path), codegen::generate_api_header(declared)});
+      frontend::VirtualHeader{kVirtualApiPath, codegen::generate_api_header(declared)});
   // Second pass, printed: everything, with the module API declared.
   // Clang's printers share ownership of their options.
   llvm::IntrusiveRefCntPtr<clang::DiagnosticOptions> printer_options(new clang::DiagnosticOptions);

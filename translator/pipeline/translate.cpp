@@ -7,6 +7,7 @@
 #include "output/depfile.hpp"
 #include "output/manifest.hpp"
 #include "rules/rule.hpp"
+#include "support/file_names.hpp"
 
 #include <clang/Basic/FileManager.h>
 #include <llvm/Support/FileSystem.h>
@@ -113,10 +114,10 @@ Outcome translate_file(const std::string& path, const std::string& out_dir,
 
   const codegen::FilePrefixMap& paths = options.file_prefix_map;
   const std::string cuda = paths.map_line_directives(codegen::generate_device_source(
-      program, analysis->ast->getASTContext(), cu_name, analysis->proven, *analysis->tiles,
+      program, analysis->ast->getASTContext(), analysis->ast->getPreprocessor(), cu_name, analysis->proven, *analysis->tiles,
       options.device_checks));
   const nvcc::NvccResult compiled =
-      nvcc::compile(options.nvcc, cuda, cu_name, codegen::exact_blocks(program, *analysis->tiles),
+      nvcc::compile(options.nvcc, cuda, codegen::exact_blocks(program, *analysis->tiles),
                     output::read_previous_image(out.str().str(), stem));
   report_nvcc_messages(compiled, *analysis, cu_name, paths);
   if (!finish(*analysis, options, diagnostics)) return Outcome::Failed;
@@ -147,14 +148,22 @@ Outcome translate_file(const std::string& path, const std::string& out_dir,
       {base + ".carbide.hpp", api_header},
       {base + ".carbide.cpp",
        paths.map_line_directives(codegen::generate_host_stubs(
-           program, image, header_name, api_tag, analysis->ast->getASTContext(), *analysis->tiles))},
+           program, image, header_name, api_tag, analysis->ast->getASTContext(),
+           analysis->ast->getPreprocessor(), *analysis->tiles))},
   };
   if (fat) files.push_back({base + ".fatbin", compiled.fatbin});
   std::vector<std::string> targets;
   for (const auto& file : files) targets.push_back(file.path);
-  files.push_back({base + ".carbide.d",
-                   output::make_depfile(targets, analysis->ast->getSourceManager(),
-                                        {analysis->api_header->path})});
+  const output::Depfile depfile =
+      output::make_depfile(targets, analysis->ast->getSourceManager(), {analysis->api_header->path});
+  if (!depfile.unnameable.empty()) {
+    report_file_error(diagnostics, path,
+                      "nothing was written: the depfile cannot name " +
+                          support::printable_name(depfile.unnameable) +
+                          ", whose path holds a control character; rename it");
+    return Outcome::Failed;
+  }
+  files.push_back({base + ".carbide.d", depfile.text});
   const output::OutputFile manifest =
       output::make_manifest(out.str().str(), stem, compiled.cache_key, files);
   if (std::string error = output::write_set(out.str().str(), files, manifest); !error.empty()) {

@@ -1,5 +1,6 @@
 #include "tile/emitter.hpp"
 
+#include "codegen/generated_text.hpp"
 #include "model/parameters.hpp"
 
 #include <clang/AST/DeclTemplate.h>
@@ -122,7 +123,7 @@ class Emitter {
   }
 
   std::string line(clang::SourceLocation at) const {
-    return "#line " + std::to_string(sources_.getExpansionLineNumber(at)) + " \"" + path_ + "\"\n";
+    return codegen::line_directive(sources_.getExpansionLineNumber(at), path_);
   }
 
   std::string statement(const Statement& s, std::size_t index, const std::string& indent) {
