@@ -38,6 +38,7 @@ class Finder : public DeviceCodeFinder<Finder> {
   // Calls are attributed to the function whose body is being walked.
   bool TraverseFunctionBody(const clang::FunctionDecl* function) {
     current_ = function->getCanonicalDecl();
+    function_value_reported_ = false;
     return TraverseStmt(function->getBody());
   }
 
@@ -69,6 +70,17 @@ class Finder : public DeviceCodeFinder<Finder> {
                                 "host's DeviceBuffer");
     return true;
   }
+  // A function named other than as a call's callee is a pointer to it (`&block::sync`, or
+  // `std::invoke(block::sync)`), which the checker cannot follow to where it is called.
+  bool VisitDeclRefExpr(clang::DeclRefExpr* ref) {
+    const auto* function = llvm::dyn_cast<clang::FunctionDecl>(ref->getDecl());
+    if (function == nullptr || callees_.count(ref)) return true;
+    report(ref->getBeginLoc(), "'" + function->getQualifiedNameAsString() +
+                                   "' is used as a value (a pointer to it): the checker cannot follow it to where it "
+                                   "is called; call it by name, or wrap the call in a lambda");
+    function_value_reported_ = true;
+    return true;
+  }
   bool VisitCXXMemberCallExpr(clang::CXXMemberCallExpr* call) {
     const clang::CXXMethodDecl* method = call->getMethodDecl();
     const auto* member = llvm::dyn_cast<clang::MemberExpr>(call->getCallee()->IgnoreParens());
@@ -79,11 +91,26 @@ class Finder : public DeviceCodeFinder<Finder> {
                                       "dispatch with a switch or a template instead");
     return true;
   }
+  // A call whose target the checker cannot name (through a function or member pointer) may be a
+  // barrier, a collective or a write it never sees: refused, not assumed harmless.
   bool VisitCallExpr(clang::CallExpr* call) {
     const clang::FunctionDecl* callee = call->getDirectCallee();
-    if (callee == nullptr) return true;
+    if (callee == nullptr) {
+      // The pointer's function was reported where it was made one (below): one finding per fault.
+      if (!function_value_reported_ && !call->isInstantiationDependent() &&
+          !llvm::isa<clang::CXXPseudoDestructorExpr>(call->getCallee()->IgnoreParens()))
+        report(call->getBeginLoc(), "call through a pointer to a function: the checker cannot tell what it runs (a "
+                                    "barrier, a write to another thread's element); call the function by name, or "
+                                    "pass a lambda to a template helper");
+      return true;
+    }
+    if (const auto* named = llvm::dyn_cast<clang::DeclRefExpr>(call->getCallee()->IgnoreParenImpCasts()))
+      callees_.insert(named);
     const clang::SourceManager& sources = context_.ast.getSourceManager();
-    if (provided_by_toolchain(callee, sources)) return true;
+    if (provided_by_toolchain(callee, sources)) {
+      report_effects_passed_to_library(call, callee);
+      return true;
+    }
     const clang::FunctionDecl* definition = nullptr;
     if (!callee->hasBody(definition)) {
       report(call->getBeginLoc(), "call to '" + callee->getQualifiedNameAsString() +
@@ -96,8 +123,30 @@ class Finder : public DeviceCodeFinder<Finder> {
   }
 
  private:
+  // A lambda or function object that reaches a barrier or a warp collective, handed to library
+  // code (std::invoke, std::for_each): the library calls it where the checker cannot see whether
+  // every thread does.
+  void report_effects_passed_to_library(const clang::CallExpr* call, const clang::FunctionDecl* callee) {
+    for (const clang::Expr* arg : call->arguments()) {
+      const clang::CXXRecordDecl* record = arg->getType().getNonReferenceType()->getAsCXXRecordDecl();
+      if (record == nullptr || !record->hasDefinition()) continue;
+      for (const clang::CXXMethodDecl* method : record->methods()) {
+        if (method->getOverloadedOperator() != clang::OO_Call) continue;
+        const clang::FunctionDecl* definition = nullptr;
+        if (!method->hasBody(definition) || context_.device.collective_sites().in(definition).empty()) continue;
+        report(arg->getBeginLoc(), "'" + source_text(context_.ast, arg) + "' reaches a barrier or a warp collective and is "
+                                   "handed to '" + callee->getQualifiedNameAsString() +
+                                   "', which calls it where the checker cannot see whether every thread does; call it "
+                                   "yourself");
+        break;
+      }
+    }
+  }
+
   const clang::FunctionDecl* current_ = nullptr;
   std::vector<DeviceCall>& calls_;
+  std::set<const clang::DeclRefExpr*> callees_;
+  bool function_value_reported_ = false;  // in the function being walked
 };
 
 bool reaches(const clang::FunctionDecl* from, const clang::FunctionDecl* target,

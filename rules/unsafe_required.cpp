@@ -1,6 +1,7 @@
 #include "unsafe_required.hpp"
 
 #include "device_walk.hpp"
+#include "model/user_code.hpp"
 #include "model/vocabulary.hpp"
 
 #include <clang/AST/ExprCXX.h>
@@ -42,6 +43,25 @@ class Finder : public DeviceCodeFinder<Finder> {
       report(ref, "'" + decl->getQualifiedNameAsString() +
                       "' is internal to Carbide and may skip its checks; use the public "
                       "vocabulary, or " + kWrap);
+    return true;
+  }
+  // Library code is not checked: memcpy onto a view's element writes its neighbour's too. A
+  // pointer into memory that is not the thread's own locals goes only to functions whose bodies
+  // the checker reads.
+  bool VisitCallExpr(clang::CallExpr* call) {
+    const clang::FunctionDecl* callee = call->getDirectCallee();
+    if (callee == nullptr || model::vocabulary::is_carbide(callee) ||
+        (model::in_user_code(context_.ast.getSourceManager(), callee) && callee->hasBody()))
+      return true;
+    for (const clang::Expr* arg : call->arguments()) {
+      if (!arg->getType()->isPointerType() ||
+          context_.device.provenance(arg).origin == analysis::PointerOrigin::Local)
+        continue;
+      report(arg, "'" + callee->getQualifiedNameAsString() + "' is given raw pointer '" +
+                      source_text(context_.ast, arg) +
+                      "', and library code is not checked: it may reach past the element or the view. "
+                      "Copy element by element through the view, or " + kWrap);
+    }
     return true;
   }
   bool VisitCXXConstCastExpr(clang::CXXConstCastExpr* cast) {

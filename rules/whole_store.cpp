@@ -3,9 +3,6 @@
 #include "analysis/view_claims.hpp"
 #include "model/vocabulary.hpp"
 
-#include <clang/AST/RecursiveASTVisitor.h>
-
-#include <set>
 
 namespace carbide::rules {
 namespace {
@@ -40,49 +37,16 @@ bool followed_parameter(const clang::ValueDecl* view) {
              model::vocabulary::View::Exclusive;
 }
 
-// A helper whose parameter's chunks are stored whole is followed only through direct calls: one
-// reached through a pointer would receive a view no launch checked.
-void report_indirect_uses(const RuleContext& context, std::string_view rule,
-                          const std::set<const clang::FunctionDecl*>& helpers) {
-  struct Uses : clang::RecursiveASTVisitor<Uses> {
-    const std::set<const clang::FunctionDecl*>* helpers;
-    std::set<const clang::Expr*> callees;
-    std::vector<const clang::DeclRefExpr*> indirect;
-    bool VisitCallExpr(clang::CallExpr* call) {
-      callees.insert(call->getCallee()->IgnoreParenImpCasts());
-      return true;
-    }
-    bool VisitDeclRefExpr(clang::DeclRefExpr* ref) {
-      const auto* function = llvm::dyn_cast<clang::FunctionDecl>(ref->getDecl());
-      if (function && helpers->count(function->getCanonicalDecl()) && !callees.count(ref)) indirect.push_back(ref);
-      return true;
-    }
-  } uses;
-  uses.helpers = &helpers;
-  for (const clang::FunctionDecl* function : context.device.definitions())
-    uses.TraverseStmt(const_cast<clang::Stmt*>(function->getBody()));
-  for (const clang::DeclRefExpr* ref : uses.indirect)
-    context.reporter.report(finding(
-        rule, diag::Severity::Error, ref->getBeginLoc(),
-        "'" + ref->getDecl()->getNameAsString() +
-            "' stores whole chunks of a view parameter, so it must be called directly: the launch checks "
-            "the views its calls pass, and a call through a pointer or reference passes one it cannot see",
-        ref->getSourceRange()));
-}
-
 }  // namespace
 
 void WholeStoreRule::check(const RuleContext& context) {
+  // A helper reached through a pointer receives a view no launch checked: carbide-device-unsupported
+  // refuses every use of a function as a value, so the helpers are followed through direct calls.
   analysis::ViewClaimFinder claims(context.ast);
-  std::set<const clang::FunctionDecl*> helpers;
   for (const clang::FunctionDecl* function : context.device.definitions()) {
     for (const clang::Expr* untraced : claims.untraced_whole_stores(function)) report_untraced(context, name(), untraced);
     for (const auto& [view, made] : claims.claims_of(function)) {
-      if (followed_parameter(view)) {
-        if (llvm::any_of(made, [](const analysis::ViewClaim& claim) { return claim.whole_chunk.has_value(); }))
-          helpers.insert(function->getCanonicalDecl());
-        continue;
-      }
+      if (followed_parameter(view)) continue;
       for (const analysis::ViewClaim& claim : made) {
         if (!claim.whole_chunk) continue;
         const std::string view_name = view->getNameAsString();
@@ -97,7 +61,6 @@ void WholeStoreRule::check(const RuleContext& context) {
       }
     }
   }
-  report_indirect_uses(context, name(), helpers);
 }
 
 }  // namespace carbide::rules

@@ -53,12 +53,13 @@ void fill_whole(carbide::disjoint_span<float> target, const carbide::thread::ind
   if (auto piece = target.get_mut_chunk<4>(at)) piece.store_whole(carbide::vec<float, 4>{});
 }
 
-// Through a pointer the call's view is not followed, so the launch would not check it.
+// Through a pointer the call's view is not followed, so the launch would not check it: any use of
+// a function as a value is refused (carbide-device-unsupported).
 CARBIDE_KERNEL
 CARBIDE_LAUNCH_CONTRACT(domain = 1, block = (256, 1, 1))
 void through_pointer(carbide::disjoint_span<float> out) {
   auto* fill = &fill_whole;
-  // CHECK: whole-store.cpp:[[@LINE-1]]:17: error: 'fill_whole' stores whole chunks of a view parameter, so it must be called directly: the launch checks the views its calls pass, and a call through a pointer or reference passes one it cannot see [carbide-whole-store]
+  // CHECK: whole-store.cpp:[[@LINE-1]]:17: error: 'pointers::fill_whole' is used as a value (a pointer to it): the checker cannot follow it to where it is called; call it by name, or wrap the call in a lambda [carbide-device-unsupported]
   fill(out, carbide::thread::index_1d());
 }
 

@@ -20,11 +20,16 @@ struct ChangedVariables {
 
 ChangedVariables changed_variables(const clang::Stmt* statement);
 
+// The variable whose storage `expr` is: the variable itself, or a member or element of it
+// (`p.n`, `offsets[k]`), so that a write to `expr` changes the variable; null for anything else.
+const clang::VarDecl* stored_variable(const clang::Expr* expr);
+
 // The variables `statement` uses other than by reading their value, assigning or stepping them
-// by name, copying them, or reading them through Carbide's own const functions (a view's size(),
-// operator[], grid_stride): an address taken, any reference bound (a const one can be cast back),
-// a lambda's capture, anything not recognised. Such a variable may change where no assignment
-// names it; one that is not among them changes only where one does.
+// (or a member or element of them) by name, copying them, or reading them through Carbide's own
+// const functions (a view's size(), operator[], grid_stride): an address taken, any reference
+// bound (a const one can be cast back), a write inside a lambda that captured it by reference,
+// anything not recognised. Such a variable may change where no assignment names it; one that is
+// not among them changes only where one does.
 std::set<const clang::VarDecl*> escaping_variables(const clang::Stmt* statement);
 
 }  // namespace carbide::analysis

@@ -120,9 +120,14 @@ DeviceAnalysis::DeviceAnalysis(clang::ASTContext& context, const model::Program&
         if (instance->hasBody()) definitions_.push_back(instance);
       continue;
     }
+    // A member of a class template is dependent as written: its instances are checked instead.
+    if (function->isDependentContext()) continue;
     const clang::FunctionDecl* definition = nullptr;
     if (function->hasBody(definition)) definitions_.push_back(definition);
   }
+  for (const clang::FunctionDecl* instance : program.device.member_instances)
+    if (instance->hasBody() && std::find(definitions_.begin(), definitions_.end(), instance) == definitions_.end())
+      definitions_.push_back(instance);
   for (const clang::FunctionDecl* definition : definitions_)
     Collector(context.getSourceManager(), definition, unsafe_blocks_, pointer_sources_)
         .TraverseStmt(definition->getBody());
@@ -213,7 +218,8 @@ Provenance DeviceAnalysis::provenance(const clang::Expr* pointer, int depth) con
     if (op->getOpcode() != clang::UO_AddrOf) return {};
     const clang::Expr* target = op->getSubExpr()->IgnoreParenImpCasts();
     while (const auto* member = llvm::dyn_cast<clang::MemberExpr>(target)) {
-      if (member->isArrow()) return {};
+      // Through a pointer, or a member that is a reference: the storage is wherever it points.
+      if (member->isArrow() || member->getMemberDecl()->getType()->isReferenceType()) return {};
       target = member->getBase()->IgnoreParenImpCasts();
     }
     if (const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(target))

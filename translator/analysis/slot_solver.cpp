@@ -10,6 +10,7 @@
 #include <llvm/Support/SMTAPI.h>
 
 #include <map>
+#include <tuple>
 #include <utility>
 #include <optional>
 
@@ -229,11 +230,17 @@ class Encoder {
     const unsigned bits = width(var->getType());
     const bool uniform = values_.uniformity(ref) == Uniformity::Uniform;
     const bool changes = in_helper_ || variant_.count(symbol_key(var)) != 0;
-    // Kernel arguments and other values the whole block shares, in every iteration alike.
+    // Kernel arguments and other values the whole block shares, in every iteration alike. A
+    // parameter the body assigns or lets escape is any value at each use, the thread's own.
+    if (const auto* parameter = llvm::dyn_cast<clang::ParmVarDecl>(var);
+        parameter && (values_.escapes(parameter) || values_.reassigned(parameter)))
+      return use_symbol(ref, side, bits).first;
     if (llvm::isa<clang::ParmVarDecl>(var) || var->hasGlobalStorage()) {
       if (!uniform) return std::nullopt;
       return block_value(symbol_key(var), bits);
     }
+    // A local that escapes: its definitions are not all known.
+    if (values_.escapes(var)) return use_symbol(ref, side, bits).first;
     const int owner = uniform && !changes ? kShared : side;
     if (auto bound = bound_.find(var); bound != bound_.end()) return bound->second;
     if (const clang::ForStmt* loop = values_.counted_loop(var))
@@ -349,7 +356,8 @@ class Encoder {
   // The motion of a counter declared in a for loop's head: from its initializer by the loop's
   // step, a constant (`+= 8`, `*= 2`, `>>= 1`) or a block-uniform unsigned stride (blockDim.x).
   std::optional<Motion> counter_motion(const clang::VarDecl* var, const clang::ForStmt& loop, int owner, int depth) {
-    const auto key = std::make_pair(static_cast<const clang::Stmt*>(&loop), owner);
+    // Per counter: a loop may step several (`v <<= 1, ++m`), each its own way.
+    const auto key = std::make_tuple(static_cast<const clang::Stmt*>(&loop), var, owner);
     if (auto found = motions_.find(key); found != motions_.end()) return found->second;
     const auto outer_bindings = std::exchange(bound_, {});
     const std::optional<Motion> motion = find_counter_motion(var, loop, owner, depth);
@@ -379,15 +387,53 @@ class Encoder {
     return Motion{*start, Step::Kind::Add, down ? solver_.mkBVNeg(*magnitude) : *magnitude, bits, is_signed, false, down};
   }
 
+  // Whether the step from any value that passes the loop's test wraps around (or, doubling,
+  // shifts bits out), as a second, separate query: when no value the test lets into the body can
+  // wrap, no iteration's counter has wrapped, since each was one the test let in. A test on
+  // another variable (or an unknown bound the counter may reach the top of) proves nothing.
+  bool proves_no_wrap(const clang::VarDecl* var, const clang::ForStmt& loop) {
+    if (loop.getCond() == nullptr) return false;
+    const auto key = std::make_pair(&loop, var);
+    if (auto found = no_wrap_.find(key); found != no_wrap_.end()) return found->second;
+    no_wrap_[key] = false;  // asked again while answering: not proven
+    llvm::SMTSolverRef proof = llvm::CreateZ3Solver();
+    proof->setUnsignedParam("timeout", SlotSolver::kQueryMilliseconds);
+    Encoder inner(values_, *proof, variant_, scope_ + "wrap.", in_helper_);
+    const auto motion = inner.counter_motion(var, loop, 0, 0);
+    if (!motion || (motion->kind != Step::Kind::Add && motion->kind != Step::Kind::ShiftLeft)) return false;
+    const Term value = inner.symbol("value", motion->bits);
+    const auto passes = inner.truth_with(loop.getCond(), var, value, 0);
+    if (!passes) return false;
+    proof->addConstraint(*passes);
+    proof->addConstraint(inner.wraps(*motion, value));
+    return no_wrap_[key] = proof->check() == std::optional<bool>(false);
+  }
+
+  // Whether one step from `value` leaves the range its type holds (or shifts bits out).
+  Term wraps(const Motion& motion, Term value) {
+    if (motion.kind == Step::Kind::ShiftLeft) {
+      const Term by = resized(motion.amount, 64, motion.bits, false);
+      const Term shifted = solver_.mkBVShl(value, by);
+      const Term back = motion.is_signed ? solver_.mkBVAshr(shifted, by) : solver_.mkBVLshr(shifted, by);
+      return solver_.mkOr(solver_.mkBVUge(motion.amount, constant(motion.bits, 64)),
+                          solver_.mkNot(solver_.mkEqual(back, value)));
+    }
+    const Term next = solver_.mkBVAdd(value, motion.amount);  // amount is negative when down
+    if (motion.down) return motion.is_signed ? solver_.mkBVSgt(next, value) : solver_.mkBVUgt(next, value);
+    return motion.is_signed ? solver_.mkBVSlt(next, value) : solver_.mkBVUlt(next, value);
+  }
+
   // A counter declared in a for loop's head: its start moved by the loop's step once per
-  // iteration so far. Counting does not wrap around on its way (the counter stays on the side
-  // of its start the loop moves to). The loop's condition reaches the access as a path condition.
+  // iteration so far, wrapping as its type wraps. Where the loop's test proves that it never
+  // wraps (proves_no_wrap), it also stays on the side of its start the loop moves to, a whole
+  // number of strides away. The loop's condition reaches the access as a path condition.
   std::optional<Term> counter_value(const clang::VarDecl* var, const clang::ForStmt& loop, int owner, int depth) {
     if (auto found = variables_.find({var, owner}); found != variables_.end()) return found->second;
     const Term counter = variable_symbol(var, owner);
     const auto motion = counter_motion(var, loop, owner, depth);
     if (!motion) return counter;
     solver_.addConstraint(solver_.mkEqual(counter, moved(*motion, iteration(&loop, owner))));
+    if (!proves_no_wrap(var, loop)) return counter;
     if (motion->kind == Step::Kind::ShiftLeft) {
       // Doubling does not wrap either: the counter has not shifted its start's bits out (reduce1's
       // `s *= 2` is a power of two, never 0, where `s < 256` would otherwise hold for ever).
@@ -575,9 +621,10 @@ class Encoder {
   std::map<std::pair<const clang::VarDecl*, int>, Term> variables_;
   std::map<std::pair<const clang::Expr*, int>, Term> use_symbols_;
   std::map<std::pair<const clang::Stmt*, int>, Term> iterations_;
-  std::map<std::pair<const clang::Stmt*, int>, std::optional<Motion>> motions_;
+  std::map<std::tuple<const clang::Stmt*, const clang::VarDecl*, int>, std::optional<Motion>> motions_;
   std::map<std::pair<const clang::Stmt*, int>, std::optional<Term>> trips_;
   std::map<const clang::VarDecl*, Term> bound_;  // variables standing for a given value
+  std::map<std::pair<const clang::ForStmt*, const clang::VarDecl*>, bool> no_wrap_;  // proves_no_wrap's answers
   unsigned unknowns_ = 0;
   const ValueSets value_sets_{values_};
   std::map<std::pair<const clang::Expr*, int>, std::optional<Term>> values_memo_;

@@ -1,6 +1,8 @@
 #include "analysis/thread_values.hpp"
 
+#include "analysis/changed_variables.hpp"
 #include "model/annotations.hpp"
+#include "model/user_code.hpp"
 #include "model/vocabulary.hpp"
 
 #include <clang/AST/DeclCXX.h>
@@ -58,9 +60,10 @@ class DefinitionCollector : public clang::RecursiveASTVisitor<DefinitionCollecto
   }
 
  private:
+  // A write to a member or an element of a variable (`p.n = x`) defines the variable too: its
+  // uniformity is then at most that of every value written into it.
   void add_target(const clang::Expr* target, const clang::Expr* value, const clang::Stmt* site) {
-    if (const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(target->IgnoreParenImpCasts()))
-      if (const auto* var = llvm::dyn_cast<clang::VarDecl>(ref->getDecl())) add(var, value, site);
+    if (const clang::VarDecl* var = stored_variable(target)) add(var, value, site);
   }
   void add(const clang::VarDecl* var, const clang::Expr* value, const clang::Stmt* site) {
     definitions[var].push_back(value);
@@ -157,8 +160,9 @@ std::string symbol_key(const clang::ValueDecl* variable) {
 }
 
 ThreadValues::ThreadValues(clang::ASTContext& context, const clang::FunctionDecl* function,
-                           BlockShape shape)
-    : context_(context), function_(function), shape_(shape),
+                           BlockShape shape, Parameters parameters, int nesting)
+    : context_(context), function_(function), shape_(shape), parameters_(parameters), nesting_(nesting),
+      escaping_(escaping_variables(function->getBody())),
       parents_(const_cast<clang::Stmt*>(function->getBody())), control_(context, function) {
   DefinitionCollector collector;
   collector.TraverseStmt(const_cast<clang::Stmt*>(function->getBody()));
@@ -173,6 +177,7 @@ ThreadValues::ThreadValues(clang::ASTContext& context, const clang::FunctionDecl
 
 std::optional<std::vector<const clang::Stmt*>> ThreadValues::reaching_definitions(const clang::DeclRefExpr* use) const {
   if (!reaching_) return std::nullopt;
+  if (const auto* var = llvm::dyn_cast<clang::VarDecl>(use->getDecl()); var && escapes(var)) return std::nullopt;
   return reaching_->reaching(use);
 }
 
@@ -207,17 +212,20 @@ void ThreadValues::compute_variable_uniformity() {
 }
 
 llvm::ArrayRef<const clang::Stmt*> ThreadValues::definition_sites(const clang::VarDecl* var) const {
+  if (escapes(var)) return {};
   auto found = definition_sites_.find(var);
   if (found == definition_sites_.end()) return {};
   return found->second;
 }
 
 const clang::Expr* ThreadValues::sole_initializer(const clang::VarDecl* var) const {
+  if (escapes(var)) return nullptr;
   const llvm::ArrayRef<const clang::Stmt*> sites = definition_sites(var);
   return sites.size() == 1 && var->getInit() && sites.front() == var->getInit() ? var->getInit() : nullptr;
 }
 
 const clang::ForStmt* ThreadValues::counted_loop(const clang::VarDecl* var) const {
+  if (escapes(var)) return nullptr;
   auto found = loop_counters_.find(var);
   return found == loop_counters_.end() ? nullptr : found->second;
 }
@@ -299,10 +307,8 @@ Uniformity ThreadValues::compute_uniformity(const clang::Expr* expr, int depth) 
     if (llvm::isa<clang::EnumConstantDecl, clang::FunctionDecl, clang::NonTypeTemplateParmDecl>(decl))
       return Uniformity::Uniform;
     const auto* var = llvm::dyn_cast<clang::VarDecl>(decl);
-    if (var == nullptr) return Uniformity::Divergent;
-    // A kernel's arguments are the same for every thread; a helper's may not be.
-    if (llvm::isa<clang::ParmVarDecl>(var))
-      return model::is_kernel(function_) ? Uniformity::Uniform : Uniformity::Divergent;
+    if (var == nullptr || escapes(var)) return Uniformity::Divergent;
+    if (const auto* parameter = llvm::dyn_cast<clang::ParmVarDecl>(var)) return parameter_uniformity(parameter);
     if (var->hasGlobalStorage()) return var->getType().isConstQualified() ? Uniformity::Uniform
                                                                           : Uniformity::Divergent;
     auto it = variables_.find(var);
@@ -334,7 +340,49 @@ Uniformity ThreadValues::compute_uniformity(const clang::Expr* expr, int depth) 
   if (llvm::isa<clang::CXXBoolLiteralExpr, clang::FloatingLiteral, clang::CXXNullPtrLiteralExpr,
                 clang::UnaryExprOrTypeTraitExpr>(expr))
     return Uniformity::Uniform;
+  // The object a member function runs on: its caller's, which the call joins in.
+  if (llvm::isa<clang::CXXThisExpr>(expr))
+    return parameters_ == Parameters::Uniform ? Uniformity::Uniform : Uniformity::Divergent;
   return Uniformity::Divergent;
+}
+
+// A kernel's arguments are the same for every thread; a helper's may not be. Either way an
+// assignment in the body makes the parameter as uniform as what is assigned to it, and a
+// parameter of another function (a lambda's, seen from the function that holds it) is unknown.
+Uniformity ThreadValues::parameter_uniformity(const clang::ParmVarDecl* parameter) const {
+  if (parameter->getDeclContext() != function_) return Uniformity::Divergent;
+  const bool uniform = parameters_ == Parameters::Uniform || model::is_kernel(function_);
+  if (!uniform) return Uniformity::Divergent;
+  auto assigned = variables_.find(parameter);
+  return assigned == variables_.end() ? Uniformity::Uniform : assigned->second;
+}
+
+Uniformity ThreadValues::body_uniformity(const clang::FunctionDecl* callee) const {
+  constexpr int kMaxNesting = 8;
+  if (auto found = bodies_.find(callee); found != bodies_.end()) return found->second;
+  const clang::FunctionDecl* definition = nullptr;
+  Uniformity level = Uniformity::Divergent;
+  if (nesting_ < kMaxNesting && callee->hasBody(definition) && definition != function_) {
+    bodies_[callee] = Uniformity::Divergent;  // while it is being read: a cycle is not uniform
+    const ThreadValues body(context_, definition, shape_, Parameters::Uniform, nesting_ + 1);
+    struct Returns : clang::RecursiveASTVisitor<Returns> {
+      std::vector<const clang::ReturnStmt*> found;
+      bool VisitReturnStmt(clang::ReturnStmt* statement) {
+        found.push_back(statement);
+        return true;
+      }
+      bool TraverseLambdaExpr(clang::LambdaExpr*) { return true; }  // a lambda's returns are its own
+    } returns;
+    returns.TraverseStmt(const_cast<clang::Stmt*>(definition->getBody()));
+    level = Uniformity::Uniform;
+    for (const clang::ReturnStmt* statement : returns.found) {
+      if (statement->getRetValue()) level = join(level, body.uniformity(statement->getRetValue()));
+      for (const ControlCondition& condition : body.control().conditions_for(statement))
+        level = join(level, body.uniformity(condition.expr));
+    }
+  }
+  bodies_[callee] = level;
+  return level;
 }
 
 Uniformity ThreadValues::call_uniformity(const clang::CallExpr* call, int depth) const {
@@ -362,9 +410,16 @@ Uniformity ThreadValues::call_uniformity(const clang::CallExpr* call, int depth)
   if (llvm::isa<clang::CXXOperatorCallExpr>(call) &&
       vocabulary::is_carbide(llvm::dyn_cast_or_null<clang::NamedDecl>(call->getCalleeDecl())))
     return Uniformity::Divergent;
-  // Any other function: as uniform as its arguments.
+  // Any other function: as uniform as its arguments (the object of a member call among them),
+  // and, for one whose body is the user's, as what its body adds to them (`thread_idx().x < 16`
+  // returned by a helper with no argument is no more uniform than it is in place).
   Uniformity level = Uniformity::Uniform;
   for (const clang::Expr* arg : call->arguments()) level = join(level, uniformity(arg, depth + 1));
+  if (const auto* member = llvm::dyn_cast<clang::CXXMemberCallExpr>(call))
+    level = join(level, uniformity(member->getImplicitObjectArgument(), depth + 1));
+  const clang::FunctionDecl* callee = call->getDirectCallee();
+  if (callee == nullptr) return Uniformity::Divergent;  // through a pointer: unknown
+  if (model::in_user_code(context_.getSourceManager(), callee)) level = join(level, body_uniformity(callee));
   return level;
 }
 
@@ -511,7 +566,7 @@ std::optional<Affine> ThreadValues::compute_affine(const clang::Expr* expr, int 
     if (const auto* var = llvm::dyn_cast<clang::VarDecl>(ref->getDecl())) {
       auto it = definitions_.find(var);
       // A local with one definition stands for it: `auto l = lid.get(); tile[l]`.
-      if (it != definitions_.end() && it->second.size() == 1 && var->isLocalVarDecl())
+      if (it != definitions_.end() && it->second.size() == 1 && var->isLocalVarDecl() && !escapes(var))
         if (auto form = affine(it->second.front(), depth + 1)) return form;
     }
   }

@@ -60,7 +60,14 @@ struct BlockShape {
 
 class ThreadValues {
  public:
-  ThreadValues(clang::ASTContext& context, const clang::FunctionDecl* function, BlockShape shape);
+  // How the function's own parameters count: a kernel's are the launch's (the same in every
+  // thread); a helper's are whatever its caller passes, so Divergent, except when the question is
+  // what the helper's body adds to its arguments' uniformity (Uniform, the callee's side of a
+  // helper call: see call_uniformity).
+  enum class Parameters { AsDeclared, Uniform };
+
+  ThreadValues(clang::ASTContext& context, const clang::FunctionDecl* function, BlockShape shape,
+               Parameters parameters = Parameters::AsDeclared, int nesting = 0);
 
   Uniformity uniformity(const clang::Expr* expr) const;
   std::optional<Affine> affine(const clang::Expr* expr) const;
@@ -85,6 +92,16 @@ class ThreadValues {
   // the CFG; none when that is not known.
   std::optional<std::vector<const clang::Stmt*>> reaching_definitions(const clang::DeclRefExpr* use) const;
 
+  // A variable that may change where no assignment names it (analysis/changed_variables: an
+  // address taken, a mutable reference bound, a write through a lambda's reference capture). Its
+  // definitions are not all known, so none are given out: it is any value, each thread's own.
+  bool escapes(const clang::VarDecl* var) const { return escaping_.count(var) != 0; }
+  // Whether the body assigns the variable (or a member or element of it) besides initializing it.
+  bool reassigned(const clang::VarDecl* var) const {
+    const auto found = definition_sites_.find(var);
+    return found != definition_sites_.end() && found->second.size() > (var->getInit() ? 1u : 0u);
+  }
+
  private:
   std::optional<Affine> affine(const clang::Expr* expr, int depth) const;
   std::optional<Affine> compute_affine(const clang::Expr* expr, int depth) const;
@@ -95,12 +112,20 @@ class ThreadValues {
   Result memoized(std::map<const clang::Expr*, Result>& cache, const clang::Expr* expr, int depth,
                   Result cut_short, Compute compute) const;
   Uniformity call_uniformity(const clang::CallExpr* call, int depth) const;
+  Uniformity parameter_uniformity(const clang::ParmVarDecl* parameter) const;
+  // What a user function's body adds to the uniformity of its arguments: the join of its
+  // returned values and of the branches its returns are under, with its parameters uniform.
+  Uniformity body_uniformity(const clang::FunctionDecl* callee) const;
   std::optional<Uniformity> comparison_uniformity(const clang::BinaryOperator* op, int depth) const;
   void compute_variable_uniformity();
 
   clang::ASTContext& context_;
   const clang::FunctionDecl* function_;
   BlockShape shape_;
+  Parameters parameters_;
+  int nesting_;  // helpers whose bodies are being read to answer for their callers
+  std::set<const clang::VarDecl*> escaping_;
+  mutable std::map<const clang::FunctionDecl*, Uniformity> bodies_;
   clang::ParentMap parents_;
   ControlConditions control_;
   // Each local variable's definitions: its initializer and every assignment to it.

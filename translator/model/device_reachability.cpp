@@ -22,6 +22,19 @@ const clang::Decl* as_written(const clang::Decl* decl) {
   return decl;
 }
 
+// An instance whose pattern is a member of a class template or a generic lambda's call operator
+// (not a function template the analyses expand themselves).
+bool is_member_instance(const clang::FunctionDecl* function) {
+  const clang::FunctionDecl* pattern = function->getTemplateInstantiationPattern();
+  if (pattern == nullptr || pattern == function) return false;
+  if (function->getPrimaryTemplate() != nullptr) {
+    // A generic lambda's operator() is a member function template of the closure.
+    const auto* method = llvm::dyn_cast<clang::CXXMethodDecl>(function);
+    return method != nullptr && method->getParent()->isLambda();
+  }
+  return llvm::isa<clang::CXXMethodDecl>(function);
+}
+
 bool is_lambda_member(const clang::FunctionDecl* function) {
   const auto* method = llvm::dyn_cast<clang::CXXMethodDecl>(function);
   return method != nullptr && method->getParent()->isLambda();
@@ -54,6 +67,7 @@ class Collector : public clang::RecursiveASTVisitor<Collector> {
     if (!in_user_code(function)) return;
     note_top_level(function);
     if (visited_.insert(function).second) pending_.push_back(function);
+    if (is_member_instance(function)) member_instances_.insert(function);
     // A lambda's body is part of its enclosing function, and nvcc gives implicit members
     // both execution spaces itself.
     if (function->isImplicit() || is_lambda_member(function)) return;
@@ -82,6 +96,11 @@ class Collector : public clang::RecursiveASTVisitor<Collector> {
           std::find(device_.files.begin(), device_.files.end(), file) == device_.files.end())
         device_.files.push_back(file);
     device_.functions.assign(functions_.begin(), functions_.end());
+    device_.member_instances.assign(member_instances_.begin(), member_instances_.end());
+    std::sort(device_.member_instances.begin(), device_.member_instances.end(),
+              [&](const clang::FunctionDecl* a, const clang::FunctionDecl* b) {
+                return sources_.isBeforeInTranslationUnit(a->getLocation(), b->getLocation());
+              });
     std::sort(device_.functions.begin(), device_.functions.end(),
               [&](const clang::FunctionDecl* a, const clang::FunctionDecl* b) {
                 return sources_.isBeforeInTranslationUnit(a->getLocation(), b->getLocation());
@@ -167,6 +186,7 @@ class Collector : public clang::RecursiveASTVisitor<Collector> {
   std::vector<const clang::Decl*> units_;
   std::set<const clang::FunctionDecl*> visited_;
   std::set<const clang::FunctionDecl*> functions_;
+  std::set<const clang::FunctionDecl*> member_instances_;
   std::set<const clang::NamedDecl*> types_;
   std::vector<const clang::FunctionDecl*> pending_;
 };

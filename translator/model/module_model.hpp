@@ -133,6 +133,11 @@ struct DeviceCode {
   // Kernels and every function they reach, as written (templates, not their instances), in
   // source order.
   std::vector<const clang::FunctionDecl*> functions;
+  // The instances device code calls whose pattern is not a function template of its own: the
+  // call operators of generic lambdas and the members of class templates. Their patterns are
+  // dependent (a generic lambda is written inside its enclosing function), so the analyses check
+  // these with every type known.
+  std::vector<const clang::FunctionDecl*> member_instances;
   std::vector<std::string> std_includes;            // device-usable standard headers
   std::vector<clang::FileID> files;  // the user's file and the headers of theirs that hold device code
 };

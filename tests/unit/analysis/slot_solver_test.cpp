@@ -159,6 +159,23 @@ TEST(SlotSolver, UnencodedValuesAreAnyValueOfTheThreadsOwn) {
   EXPECT_FALSE(distinct("unsigned v = t;\nif (n > 3) v = unsigned(float(t) * 1.5f);\ns[v] = 1;", 64));
 }
 
+// A counter is modelled wrapping as its type wraps; only where its loop's own test proves that no
+// value it lets in can wrap does the counter also stay on its start's side. Wrapped values then
+// meet: `j` reaches 0x100 again from 0xFFFFFF00, and `v`, whose loop ends on another counter,
+// shifts its bit out to 0.
+TEST(SlotSolver, CountersThatMayWrapAreModelledWrapping) {
+  EXPECT_FALSE(distinct("for (unsigned j = t == 0 ? 0xFFFFFF00u : 0x100u; j != 0x400u; j += 0x100u)\n"
+                        "  if (t < 2) s[j & 2047u] = 0;", 256, {"j"}));
+  EXPECT_FALSE(distinct("for (unsigned v = 1u << 30, m = 0; m < 3; v <<= 1, ++m)\n"
+                        "  if (t < 2) s[(v >> 30) + 2 * t] = 0;", 256, {"v", "m"}));
+  // Bounded by their own tests, they stay proven.
+  EXPECT_TRUE(distinct("for (unsigned j = t == 0 ? 0xFFFFFF00u : 0x100u; j < 0x400u; j += 0x100u)\n"
+                       "  if (t < 2) s[j & 2047u] = 0;", 256, {"j"}));
+  EXPECT_FALSE(distinct("auto lid = carbide::thread::local_index();\n"
+                        "for (unsigned v = 1u << 30, m = 0; m < 3; v <<= 1, ++m)\n"
+                        "  if (lid.get() < 2) s[(v >> 30) + 2 * lid.get()] = 0;", 256, {"v", "m"}));
+}
+
 TEST(SlotSolver, MixedRadixHalo) {
   EXPECT_TRUE(distinct("const unsigned tx = t % 16, ty = t / 16;\n"
                        "for (int i = 1; i < 9; ++i) s[ty * 160 + tx + i * 16] = 0;\n"
