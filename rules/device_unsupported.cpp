@@ -107,10 +107,7 @@ class Finder : public DeviceCodeFinder<Finder> {
     if (const auto* named = llvm::dyn_cast<clang::DeclRefExpr>(call->getCallee()->IgnoreParenImpCasts()))
       callees_.insert(named);
     const clang::SourceManager& sources = context_.ast.getSourceManager();
-    if (provided_by_toolchain(callee, sources)) {
-      report_effects_passed_to_library(call, callee);
-      return true;
-    }
+    if (provided_by_toolchain(callee, sources)) return true;
     const clang::FunctionDecl* definition = nullptr;
     if (!callee->hasBody(definition)) {
       report(call->getBeginLoc(), "call to '" + callee->getQualifiedNameAsString() +
@@ -123,26 +120,6 @@ class Finder : public DeviceCodeFinder<Finder> {
   }
 
  private:
-  // A lambda or function object that reaches a barrier or a warp collective, handed to library
-  // code (std::invoke, std::for_each): the library calls it where the checker cannot see whether
-  // every thread does.
-  void report_effects_passed_to_library(const clang::CallExpr* call, const clang::FunctionDecl* callee) {
-    for (const clang::Expr* arg : call->arguments()) {
-      const clang::CXXRecordDecl* record = arg->getType().getNonReferenceType()->getAsCXXRecordDecl();
-      if (record == nullptr || !record->hasDefinition()) continue;
-      for (const clang::CXXMethodDecl* method : record->methods()) {
-        if (method->getOverloadedOperator() != clang::OO_Call) continue;
-        const clang::FunctionDecl* definition = nullptr;
-        if (!method->hasBody(definition) || context_.device.collective_sites().in(definition).empty()) continue;
-        report(arg->getBeginLoc(), "'" + source_text(context_.ast, arg) + "' reaches a barrier or a warp collective and is "
-                                   "handed to '" + callee->getQualifiedNameAsString() +
-                                   "', which calls it where the checker cannot see whether every thread does; call it "
-                                   "yourself");
-        break;
-      }
-    }
-  }
-
   const clang::FunctionDecl* current_ = nullptr;
   std::vector<DeviceCall>& calls_;
   std::set<const clang::DeclRefExpr*> callees_;

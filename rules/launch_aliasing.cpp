@@ -1,29 +1,109 @@
 #include "launch_aliasing.hpp"
 
+#include "model/vocabulary.hpp"
+
 #include <clang/AST/ExprCXX.h>
 #include <clang/AST/RecursiveASTVisitor.h>
 #include <clang/Basic/SourceManager.h>
 
+#include <cstdint>
 #include <optional>
+#include <set>
+#include <utility>
 
 namespace carbide::rules {
 namespace {
 
 // The buffer an argument names, seen through references, std::move and member access:
-// `auto& r = buf; launch(r)` names `buf`.
+// `auto& r = buf; launch(r)` names `buf`. A slice of it (`auto out = buf.slice(256, 512);`, or
+// a slice of a slice) names the same buffer with the elements it covers, when its offset and
+// count are constants and nothing assigns the slice's variable again; a slice it cannot place
+// names a buffer of its own, left to the launch's run-time overlap check.
 struct BufferName {
   const clang::VarDecl* root = nullptr;
   std::string path;  // "c_dev", "bufs.out"
-  bool operator==(const BufferName& other) const {
-    return root == other.root && path == other.path;
+  std::optional<std::pair<std::uint64_t, std::uint64_t>> elements;  // [first, end) of a slice
+  std::string spelled;  // as the argument names it, when that is a slice's variable
+  bool same_buffer(const BufferName& other) const { return root == other.root && path == other.path; }
+  // Whether the two may share an element: a whole buffer shares with any slice of it.
+  bool overlaps(const BufferName& other) const {
+    if (!same_buffer(other)) return false;
+    if (!elements || !other.elements) return true;
+    return elements->first < other.elements->second && other.elements->first < elements->second;
+  }
+  std::string describe() const {
+    if (!elements) return "'" + path + "'";
+    return "'" + spelled + "' (elements [" + std::to_string(elements->first) + ", " +
+           std::to_string(elements->second) + ") of '" + path + "')";
   }
 };
 
-std::optional<BufferName> buffer_name(const clang::Expr* expr) {
+std::optional<std::uint64_t> constant_value(const clang::Expr* expr, const clang::ASTContext& ast) {
+  if (expr->isValueDependent()) return std::nullopt;
+  if (auto value = expr->getIntegerConstantExpr(ast); value && !value->isNegative())
+    return value->getZExtValue();
+  return std::nullopt;
+}
+
+const model::Kernel* launched_kernel(const clang::CXXMemberCallExpr* call, const model::Program& program);
+
+// A slice's variable that its function only hands to launches and reads (`out.size()`, a
+// further `out.slice(...)`): no assignment or alias can make it name other memory.
+bool only_launched(const clang::VarDecl* var, const model::Program& program) {
+  const auto* function = llvm::dyn_cast<clang::FunctionDecl>(var->getDeclContext());
+  if (function == nullptr || function->getBody() == nullptr) return false;
+  struct Uses : clang::RecursiveASTVisitor<Uses> {
+    const clang::VarDecl* var;
+    const model::Program* program;
+    bool trusted = true;
+    bool VisitCXXMemberCallExpr(clang::CXXMemberCallExpr* call) {
+      // Its arguments are fine in a launch; the object, in a const call or a slice.
+      const bool launch = launched_kernel(call, *program) != nullptr;
+      const clang::CXXMethodDecl* method = call->getMethodDecl();
+      const bool reads_object = method && (method->isConst() || method->getName() == "slice");
+      if (is_var(call->getImplicitObjectArgument()) && reads_object) seen.insert(call->getImplicitObjectArgument()->IgnoreParenImpCasts());
+      if (launch)
+        for (const clang::Expr* arg : call->arguments())
+          if (is_var(arg)) seen.insert(arg->IgnoreParenImpCasts());
+      return true;
+    }
+    bool VisitDeclRefExpr(clang::DeclRefExpr* ref) {
+      if (ref->getDecl() == var && !seen.count(ref)) trusted = false;
+      return true;
+    }
+    bool is_var(const clang::Expr* expr) const {
+      const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(expr->IgnoreParenImpCasts());
+      return ref && ref->getDecl() == var;
+    }
+    std::set<const clang::Expr*> seen;
+  } uses;
+  uses.var = var;
+  uses.program = &program;
+  uses.TraverseStmt(function->getBody());
+  return uses.trusted;
+}
+
+std::optional<BufferName> buffer_name(const clang::Expr* expr, const RuleContext& context, int depth = 0) {
+  const clang::ASTContext& ast = context.ast;
   std::string members;
-  for (int depth = 0; depth < 16; ++depth) {
-    expr = expr->IgnoreParenImpCasts();
-    if (const auto* call = llvm::dyn_cast<clang::CallExpr>(expr)) {
+  for (; depth < 16; ++depth) {
+    expr = expr->IgnoreImplicit()->IgnoreParenImpCasts();
+    if (const auto* construct = llvm::dyn_cast<clang::CXXConstructExpr>(expr);
+        construct && construct->getNumArgs() == 1) {  // the copy or move a by-value init makes
+      expr = construct->getArg(0);
+    } else if (const auto* call = llvm::dyn_cast<clang::CXXMemberCallExpr>(expr)) {
+      const clang::CXXMethodDecl* method = call->getMethodDecl();
+      if (method == nullptr || method->getName() != "slice" || call->getNumArgs() != 2 ||
+          !model::vocabulary::is_carbide(method->getParent()))
+        return std::nullopt;
+      auto whole = buffer_name(call->getImplicitObjectArgument(), context, depth + 1);
+      const auto offset = constant_value(call->getArg(0), ast);
+      const auto count = constant_value(call->getArg(1), ast);
+      if (!whole || !offset || !count) return std::nullopt;
+      const std::uint64_t base = whole->elements ? whole->elements->first : 0;
+      whole->elements = std::make_pair(base + *offset, base + *offset + *count);
+      return whole;
+    } else if (const auto* call = llvm::dyn_cast<clang::CallExpr>(expr)) {
       const clang::FunctionDecl* callee = call->getDirectCallee();
       if (!callee || !callee->isInStdNamespace() || callee->getName() != "move" ||
           call->getNumArgs() != 1)
@@ -40,7 +120,14 @@ std::optional<BufferName> buffer_name(const clang::Expr* expr) {
         expr = var->getInit();
         continue;
       }
-      return BufferName{var, var->getNameAsString() + members};
+      // A slice kept in a variable: the buffer and elements its initializer names.
+      if (members.empty() && var->getInit() && !llvm::isa<clang::ParmVarDecl>(var) &&
+          only_launched(var, context.program))
+        if (auto sliced = buffer_name(var->getInit(), context, depth + 1); sliced && sliced->elements) {
+          sliced->spelled = var->getNameAsString();
+          return sliced;
+        }
+      return BufferName{var, var->getNameAsString() + members, std::nullopt, ""};
     } else {
       return std::nullopt;
     }
@@ -83,33 +170,40 @@ class Finder : public clang::RecursiveASTVisitor<Finder> {
     if (kernel == nullptr || call->getNumArgs() != kLeading + kernel->params.size()) return true;
     std::vector<std::optional<BufferName>> names;
     for (std::size_t i = 0; i < kernel->params.size(); ++i)
-      names.push_back(names_memory(kernel->params[i].kind) ? buffer_name(call->getArg(kLeading + i))
-                                                   : std::nullopt);
+      names.push_back(names_memory(kernel->params[i].kind)
+                          ? buffer_name(call->getArg(kLeading + i), context_)
+                          : std::nullopt);
     for (std::size_t i = 0; i < names.size(); ++i) {
       for (std::size_t j = i + 1; j < names.size(); ++j) {
-        if (!names[i] || !names[j] || !(*names[i] == *names[j])) continue;
+        if (!names[i] || !names[j] || !names[i]->overlaps(*names[j])) continue;
         const bool first_exclusive = is_written(kernel->params[i].kind);
         const bool second_exclusive = is_written(kernel->params[j].kind);
         if (!first_exclusive && !second_exclusive) continue;  // two readers may share
         const model::Parameter& exclusive = first_exclusive ? kernel->params[i] : kernel->params[j];
         const model::Parameter& other = first_exclusive ? kernel->params[j] : kernel->params[i];
-        report(call, *kernel, *names[i], exclusive, other);
+        const BufferName& exclusive_buffer = first_exclusive ? *names[i] : *names[j];
+        const BufferName& other_buffer = first_exclusive ? *names[j] : *names[i];
+        report(call, *kernel, exclusive_buffer, other_buffer, exclusive, other);
       }
     }
     return true;
   }
 
  private:
-  void report(const clang::CXXMemberCallExpr* call, const model::Kernel& kernel,
-              const BufferName& buffer, const model::Parameter& exclusive,
-              const model::Parameter& other) {
+  void report(const clang::CXXMemberCallExpr* call, const model::Kernel& kernel, const BufferName& buffer,
+              const BufferName& other_buffer, const model::Parameter& exclusive, const model::Parameter& other) {
+    const bool slices = buffer.elements || other_buffer.elements;
+    const std::string passed =
+        slices ? buffer.describe() + " is passed to exclusive parameter '" + exclusive.name + "' and " +
+                     other_buffer.describe() + ", which overlaps it, to parameter '" + other.name + "'"
+               : "'" + buffer.path + "' is passed to exclusive parameter '" + exclusive.name +
+                     "' and to parameter '" + other.name + "'";
     auto result = finding(
         rule_, diag::Severity::Error, call->getExprLoc(),
-        "'" + buffer.path + "' is passed to exclusive parameter '" + exclusive.name +
-            "' and to parameter '" + other.name + "' of '" + kernel.qualified_name + "'; " +
+        passed + " of '" + kernel.qualified_name + "'; " +
             (kernel.is_tile ? "tile blocks writing their tiles of '" : "threads writing their elements of '") +
             exclusive.name + "' would race with " + (kernel.is_tile ? "tile blocks" : "threads") + " using '" +
-            other.name + "'. Pass distinct " + (kernel.is_tile ? "partitions" : "buffers"),
+            other.name + "'. Pass distinct " + (kernel.is_tile ? "partitions" : slices ? "slices that do not overlap" : "buffers"),
         call->getSourceRange());
     result.notes.push_back({buffer.root->getLocation(), "'" + buffer.root->getNameAsString() +
                                                             "' declared here"});

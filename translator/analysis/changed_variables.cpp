@@ -80,6 +80,13 @@ bool carbide_const_method(const clang::Decl* decl) {
   return method && method->isConst() && model::vocabulary::is_carbide(method);
 }
 
+// A call of a lambda that is not `mutable` leaves the closure as it was (what it captured by
+// reference is another matter: see EscapeFinder).
+bool calls_lambda(const clang::CXXOperatorCallExpr* call) {
+  const auto* method = llvm::dyn_cast_or_null<clang::CXXMethodDecl>(call->getDirectCallee());
+  return method && method->isConst() && method->getParent()->isLambda();
+}
+
 // Whether `user` reads or assigns the value its operand `used` is: reads it, assigns or steps it
 // by name, calls a const member function of Carbide's on it (a view's size(), operator[]),
 // copies it or passes it by value, or binds it to a const reference parameter of Carbide's own
@@ -90,7 +97,7 @@ bool reads_or_assigns(const clang::Stmt* user, const clang::Expr* used) {
   if (const auto* op = llvm::dyn_cast<clang::UnaryOperator>(user)) return op->isIncrementDecrementOp();
   if (const auto* member = llvm::dyn_cast<clang::MemberExpr>(user)) return carbide_const_method(member->getMemberDecl());
   if (const auto* call = llvm::dyn_cast<clang::CXXOperatorCallExpr>(user); call && call->getNumArgs() > 0 && call->getArg(0) == used)
-    return call->isAssignmentOp() || carbide_const_method(call->getDirectCallee());
+    return call->isAssignmentOp() || carbide_const_method(call->getDirectCallee()) || calls_lambda(call);
   const clang::FunctionDecl* callee = nullptr;
   llvm::ArrayRef<const clang::Expr*> arguments;
   if (const auto* call = llvm::dyn_cast<clang::CallExpr>(user)) {

@@ -217,10 +217,18 @@ Provenance DeviceAnalysis::provenance(const clang::Expr* pointer, int depth) con
   if (const auto* op = llvm::dyn_cast<clang::UnaryOperator>(expr)) {
     if (op->getOpcode() != clang::UO_AddrOf) return {};
     const clang::Expr* target = op->getSubExpr()->IgnoreParenImpCasts();
-    while (const auto* member = llvm::dyn_cast<clang::MemberExpr>(target)) {
-      // Through a pointer, or a member that is a reference: the storage is wherever it points.
-      if (member->isArrow() || member->getMemberDecl()->getType()->isReferenceType()) return {};
-      target = member->getBase()->IgnoreParenImpCasts();
+    // Down members and elements of arrays to the object that holds them (`&pair.a`, `&local[2]`).
+    for (;;) {
+      if (const auto* member = llvm::dyn_cast<clang::MemberExpr>(target)) {
+        // Through a pointer, or a member that is a reference: the storage is wherever it points.
+        if (member->isArrow() || member->getMemberDecl()->getType()->isReferenceType()) return {};
+        target = member->getBase()->IgnoreParenImpCasts();
+      } else if (const auto* element = llvm::dyn_cast<clang::ArraySubscriptExpr>(target);
+                 element && element->getBase()->IgnoreParenImpCasts()->getType()->isArrayType()) {
+        target = element->getBase()->IgnoreParenImpCasts();
+      } else {
+        break;
+      }
     }
     if (const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(target))
       if (is_thread_local_storage(ref->getDecl())) return {PointerOrigin::Local, nullptr};

@@ -22,6 +22,35 @@ namespace vocabulary = model::vocabulary;
 
 const clang::Expr* strip(const clang::Expr* expr) { return strip_integral_casts(expr); }
 
+// `expr` without parentheses and the integer conversions that keep its value modulo its width:
+// those to a type at least as wide. A narrowing conversion (a 64-bit index made 32 bits) keeps
+// only the low bits, where two values an affine form tells apart may meet; it is left for the
+// slot solver, which converts exactly.
+const clang::Expr* strip_widening(const clang::Expr* expr, const clang::ASTContext& context) {
+  for (;;) {
+    expr = expr->IgnoreParens();
+    if (const auto* full = llvm::dyn_cast<clang::FullExpr>(expr)) {
+      expr = full->getSubExpr();
+      continue;
+    }
+    if (const auto* temporary = llvm::dyn_cast<clang::MaterializeTemporaryExpr>(expr)) {
+      expr = temporary->getSubExpr();
+      continue;
+    }
+    const auto* cast = llvm::dyn_cast<clang::CastExpr>(expr);
+    if (cast == nullptr) return expr;
+    const clang::Expr* from = cast->getSubExpr();
+    const auto kind = cast->getCastKind();
+    if (kind != clang::CK_LValueToRValue && kind != clang::CK_NoOp) {
+      const clang::QualType to_type = cast->getType(), from_type = from->getType();
+      if (!to_type->isIntegerType() || to_type->isBooleanType() || !from_type->isIntegerType() ||
+          context.getIntWidth(to_type) < context.getIntWidth(from_type))
+        return expr;
+    }
+    expr = from;
+  }
+}
+
 // Collects each local variable's definitions.
 class DefinitionCollector : public clang::RecursiveASTVisitor<DefinitionCollector> {
  public:
@@ -304,6 +333,10 @@ Uniformity ThreadValues::compute_uniformity(const clang::Expr* expr, int depth) 
   }
   if (const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(expr)) {
     const clang::ValueDecl* decl = ref->getDecl();
+    // A lambda's capture, read in its body: as uniform as the closure, which its call joins in.
+    if (ref->refersToEnclosingVariableOrCapture() && parameters_ == Parameters::Uniform &&
+        decl->getDeclContext() != function_)
+      return Uniformity::Uniform;
     if (llvm::isa<clang::EnumConstantDecl, clang::FunctionDecl, clang::NonTypeTemplateParmDecl>(decl))
       return Uniformity::Uniform;
     const auto* var = llvm::dyn_cast<clang::VarDecl>(decl);
@@ -340,6 +373,13 @@ Uniformity ThreadValues::compute_uniformity(const clang::Expr* expr, int depth) 
   if (llvm::isa<clang::CXXBoolLiteralExpr, clang::FloatingLiteral, clang::CXXNullPtrLiteralExpr,
                 clang::UnaryExprOrTypeTraitExpr>(expr))
     return Uniformity::Uniform;
+  // A closure is as uniform as what it captures.
+  if (const auto* lambda = llvm::dyn_cast<clang::LambdaExpr>(expr)) {
+    Uniformity level = Uniformity::Uniform;
+    for (const clang::Expr* init : lambda->capture_inits())
+      if (init != nullptr) level = join(level, uniformity(init, depth + 1));
+    return level;
+  }
   // The object a member function runs on: its caller's, which the call joins in.
   if (llvm::isa<clang::CXXThisExpr>(expr))
     return parameters_ == Parameters::Uniform ? Uniformity::Uniform : Uniformity::Divergent;
@@ -505,7 +545,7 @@ std::optional<Affine> ThreadValues::affine(const clang::Expr* expr, int depth) c
 }
 
 std::optional<Affine> ThreadValues::compute_affine(const clang::Expr* expr, int depth) const {
-  expr = strip(expr);
+  expr = strip_widening(expr, context_);
   if (!expr->getType()->isIntegralOrEnumerationType() && !expr->getType()->isDependentType() &&
       !llvm::isa<clang::CXXMemberCallExpr>(expr))
     return std::nullopt;

@@ -56,6 +56,22 @@ TEST(ThreadValues, NarrowingCastsAreNotSeenThrough) {
   EXPECT_FALSE(form && form->local == 1);
 }
 
+// An implicit conversion to fewer bits keeps only the low bits: the 64-bit form (L + 2^32) is not
+// the 32-bit value's (L), so the affine tier does not claim one.
+TEST(ThreadValues, ImplicitNarrowingIsNotSeenThrough) {
+  auto v = values_of("const unsigned long long wide = carbide::thread::thread_idx().x + (1ull << 32);\n"
+                     "const unsigned narrow = wide; unsigned a = narrow + 0u; (void)a;", k256);
+  const auto form = v.values->affine(v.expr("narrow + 0u"));
+  EXPECT_FALSE(form && form->local == 1 && form->constant == (std::int64_t(1) << 32));
+  // Widening keeps every value: the form is seen through.
+  auto w = values_of("const unsigned tid = carbide::thread::thread_idx().x;\n"
+                     "const unsigned long long wide = tid; unsigned long long a = wide + 1; (void)a;", k256);
+  const auto widened = w.values->affine(w.expr("wide + 1"));
+  ASSERT_TRUE(widened);
+  EXPECT_EQ(widened->local, 1);
+  EXPECT_EQ(widened->constant, 1);
+}
+
 TEST(ThreadValues, ComparisonsAtWarpBoundariesAreWarpUniform) {
   auto v = values_of(
       "const unsigned tid = carbide::thread::thread_idx().x;\n"
@@ -147,6 +163,52 @@ TEST(ThreadValues, AssignedAfterADivergentMultiStatementReturn) {
       "unsigned m = k; (void)m;",
       k256);
   EXPECT_EQ(v.uniformity("k"), Uniformity::Divergent);
+}
+
+// A kernel's values, for the facts about its own parameters.
+Values kernel_values_of(const std::string& helpers, const std::string& body) {
+  Values result;
+  result.ast = parse(helpers + "\nCARBIDE_KERNEL void k(unsigned n, unsigned m) {\n" + body + "\n}\n");
+  EXPECT_TRUE(result.ast);
+  result.function = function_named(result.ast->getASTContext(), "k");
+  result.values = std::make_unique<ThreadValues>(result.ast->getASTContext(), result.function, k256);
+  return result;
+}
+
+// A helper's result is as uniform as its body makes it, not only as its arguments.
+TEST(ThreadValues, HelperResultsAreAsUniformAsTheirBodies) {
+  auto v = kernel_values_of(
+      "bool first_half() { return carbide::thread::thread_idx().x < 16; }\n"
+      "unsigned half(unsigned x) { return x / 2; }\n"
+      "unsigned pick(unsigned x) { if (carbide::thread::thread_idx().x == 0) return x; return 0; }",
+      "bool a = first_half(); unsigned b = half(n); unsigned c = pick(n); (void)a; (void)b; (void)c;");
+  EXPECT_EQ(v.uniformity("first_half()"), Uniformity::Divergent);
+  EXPECT_EQ(v.uniformity("half(n)"), Uniformity::Uniform);
+  EXPECT_EQ(v.uniformity("pick(n)"), Uniformity::Divergent);  // its returns are under a divergent branch
+}
+
+// A kernel parameter the kernel assigns is as uniform as what it is given; one that escapes is
+// not uniform at all.
+TEST(ThreadValues, AssignedAndEscapingParameters) {
+  auto v = kernel_values_of("",
+      "const unsigned t = carbide::thread::local_index().get();\n"
+      "n = t; unsigned& alias = m; alias = 3;\n"
+      "unsigned a = n + 0; unsigned b = m + 0; (void)a; (void)b;");
+  EXPECT_EQ(v.uniformity("n + 0"), Uniformity::Divergent);
+  EXPECT_EQ(v.uniformity("m + 0"), Uniformity::Divergent);
+}
+
+// Writes through std::swap, a member, or a lambda's reference capture define the variable.
+TEST(ThreadValues, WritesThatNameNoVariableStillDefineIt) {
+  auto v = kernel_values_of("#include <utility>\nstruct Pair { unsigned a, b; };",
+      "const unsigned t = carbide::thread::local_index().get();\n"
+      "unsigned s = n; unsigned mine = t; std::swap(s, mine);\n"
+      "Pair p{n, m}; p.a = t;\n"
+      "unsigned w = 0; auto set = [&w, t] { w = t; }; set();\n"
+      "unsigned x = s + 0; unsigned y = p.a + 0; unsigned z = w + 0; (void)x; (void)y; (void)z;");
+  EXPECT_EQ(v.uniformity("s + 0"), Uniformity::Divergent);
+  EXPECT_EQ(v.uniformity("p.a + 0"), Uniformity::Divergent);
+  EXPECT_EQ(v.uniformity("w + 0"), Uniformity::Divergent);
 }
 
 }  // namespace
