@@ -180,7 +180,9 @@ class Finder : public DeviceCodeFinder<Finder> {
                      : "is passed to the constructor of '" + construct->getType().getAsString() +
                            "', which does not take it by 'const&'";
     }
-    if (llvm::isa<clang::ExplicitCastExpr>(parent)) return "is cast, which lets its bytes be read or rewritten";
+    if (const auto* cast = llvm::dyn_cast<clang::ExplicitCastExpr>(parent))
+      // `(void)idx;` discards the value: nothing can read or rewrite it through that.
+      return cast->getTypeAsWritten()->isVoidType() ? "" : "is cast, which lets its bytes be read or rewritten";
     if (llvm::isa<clang::CXXForRangeStmt>(parent)) return "";
     return "is used in an expression the checker does not follow";
   }

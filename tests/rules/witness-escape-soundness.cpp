@@ -57,7 +57,8 @@ void kept(carbide::disjoint_span<float> out) {
   if (float* o = out.get_mut(handed_back)) *o = float(holder.kept.get() + wrapped.get().get());
 }
 
-// Good: a const& alias, a helper and a generic lambda that take it by const& and read it.
+// Good: a const& alias, a helper and a generic lambda that take it by const& and read it, and a
+// cast to void, which discards it.
 float weight(const Witness& w) { return float(w.get() % 5); }
 
 CARBIDE_KERNEL
@@ -65,6 +66,7 @@ CARBIDE_LAUNCH_CONTRACT(domain = 1, block = (128, 1, 1))
 void good(carbide::disjoint_span<float> out) {
   auto idx = carbide::thread::index_1d();
   const auto& alias = idx;
+  (void)static_cast<void>(idx);
   auto twice = [](const auto& w) { return 2.f * weight(w); };
   if (float* o = out.get_mut(alias)) *o = twice(idx) + float(sizeof(idx));
 }
