@@ -23,6 +23,7 @@ Event Context::create_event() const {
 }
 
 void Stream::record(Event& event) const {
+  cpu::require_same_kind("Stream::record", context_, event.context());
   if (cpu::device_of(context_)) return cpu::record(*this, event);
   detail::make_current(context_);
   detail::check(detail::driver().cuEventRecord(detail::native(event), detail::native(*this)),
@@ -30,6 +31,7 @@ void Stream::record(Event& event) const {
 }
 
 void Stream::wait(const Event& event) const {
+  cpu::require_same_kind("Stream::wait", context_, event.context());
   if (cpu::device_of(context_)) return;  // its work ran when it was recorded
   detail::make_current(context_);
   detail::check(
@@ -44,6 +46,7 @@ void Event::synchronize() const {
 }
 
 float Event::elapsed_ms(const Event& start, const Event& end) {
+  cpu::require_same_kind("Event::elapsed_ms", start.context(), end.context());
   if (cpu::device_of(end.context())) return cpu::elapsed_ms(start, end);
   end.synchronize();
   float ms = 0;

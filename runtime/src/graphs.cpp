@@ -43,6 +43,7 @@ Graph Stream::end_capture() const {
 }
 
 void Graph::launch(const Stream& stream) const {
+  cpu::require_same_kind("Graph::launch", context_, stream.context());
   if (cpu::device_of(context_)) return cpu::replay(handle_.get(), stream);
   detail::make_current(context_);
   detail::check(detail::driver().cuGraphLaunch(static_cast<CUgraphExec>(handle_.get()),

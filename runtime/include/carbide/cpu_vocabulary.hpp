@@ -5,43 +5,13 @@
 #pragma once
 
 #include <carbide/cpu.hpp>
+#include <carbide/cpu_thread.hpp>
 
 #include <cstddef>
 #include <cstdint>
 #include <type_traits>
 
-namespace carbide::cpu {
-
-class BlockRun;  // the engine's state of a running block (runtime/src/cpu)
-
-namespace detail {
-
-struct Coordinates {
-  unsigned x, y, z;
-};
-
-// One CPU thread of a launch, as the vocabulary reads it.
-struct ThreadState {
-  Coordinates thread_idx, block_idx, block_dim, grid_dim;
-  unsigned local_index;   // (z · block_dim.y + y) · block_dim.x + x
-  const char* file;       // the site at() gave last
-  unsigned line;
-  bool recording;         // accesses are recorded for the checks (CARBIDE_CPU_CHECKS)
-  BlockRun* block;
-};
-
-// The CPU thread the calling OS thread runs now (a fiber's, or the plain loop's current one);
-// null outside a CPU launch. The engine switches it with each fiber.
-extern thread_local ThreadState* current_thread;
-
-// Stops the program, saying that `what` runs only on the device or inside a kernel launch.
-[[noreturn]] void outside_launch(const char* what);
-
-inline ThreadState& this_thread(const char* what) {
-  ThreadState* thread = current_thread;
-  if (thread == nullptr) outside_launch(what);
-  return *thread;
-}
+namespace carbide::cpu::detail {
 
 // The block's place in its grid, x fastest, as the leader and region forms number blocks.
 inline std::size_t flat_block_index(const ThreadState& t) {
@@ -51,7 +21,7 @@ inline std::size_t flat_block_index(const ThreadState& t) {
 // An access the vocabulary makes itself (a span read, a chunk store), recorded at the current
 // site; cpu::record for a raw access names its own.
 inline void record_here(Access access, const void* address, std::size_t bytes) {
-  ThreadState* thread = current_thread;
+  ThreadState* thread = current_thread();
   if (thread != nullptr && thread->recording) record(access, address, bytes, thread->file, thread->line);
 }
 
@@ -107,5 +77,4 @@ inline constexpr bool has_atomics =
     std::is_same_v<T, unsigned long> || std::is_same_v<T, long long> || std::is_same_v<T, unsigned long long> ||
     std::is_same_v<T, float> || std::is_same_v<T, double>;
 
-}  // namespace detail
-}  // namespace carbide::cpu
+}  // namespace carbide::cpu::detail

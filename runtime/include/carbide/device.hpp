@@ -49,7 +49,7 @@ namespace detail {
 // Inside a CPU launch the launch fails with a KernelError, as the device's assertion fails it.
 [[noreturn]] inline void requirement_failed(const char* condition, const char* file, unsigned line,
                                             const char* function) {
-  if (cpu::detail::current_thread != nullptr) cpu::detail::requirement_failed(condition, file, line, function);
+  if (cpu::detail::current_thread() != nullptr) cpu::detail::requirement_failed(condition, file, line, function);
   std::fprintf(stderr, "%s:%u: %s: requirement failed: %s\n", file, line, function, condition);
   std::abort();
 }
@@ -314,7 +314,7 @@ CARBIDE_DEVICE carbide::dim3 block_idx() { return {blockIdx.x, blockIdx.y, block
 CARBIDE_DEVICE carbide::dim3 block_dim() { return {blockDim.x, blockDim.y, blockDim.z}; }
 CARBIDE_DEVICE carbide::dim3 grid_dim() { return {gridDim.x, gridDim.y, gridDim.z}; }
 #else
-// The CPU forms read the engine's current thread (cpu::detail::current_thread).
+// The CPU forms read the engine's current thread (cpu::detail::current_thread()).
 CARBIDE_DEVICE index_1d_witness index_1d() {
   const auto& t = cpu::detail::this_thread("carbide::thread::index_1d");
   return detail::witness_factory::make<index_1d_witness>(std::size_t(t.block_idx.x) * t.block_dim.x +

@@ -13,6 +13,9 @@ class Device;
 
 // The CPU device of a CPU context; null for a GPU's.
 Device* device_of(const Context& context);
+// Throws Error unless `a` and `b` are both the CPU or both GPUs: the handles of one (a stream, an
+// event, a graph) mean nothing to the other.
+void require_same_kind(const char* what, const Context& a, const Context& b);
 // The one CPU context's state, made on first use and shared while any Context holds it.
 std::shared_ptr<carbide::detail::ContextState> cpu_context_state();
 

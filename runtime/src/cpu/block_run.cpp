@@ -1,6 +1,7 @@
 #include "block_run.hpp"
 
 #include "engine.hpp"
+#include "running_thread.hpp"
 
 #include <algorithm>
 #include <cstdlib>
@@ -152,10 +153,10 @@ void BlockRun::begin(Launch& launch, std::uint64_t flat_block) {
   const Coordinates block = launch.block();
   for (unsigned i = 0; i < (fibers_ ? threads_ : 1); ++i) {
     ThreadSlot& slot = slots_[i];
-    slot.state = {thread_coordinates(i, block), block_idx_, block, launch.grid(), i, "", 0, recording_, this};
+    slot.state = {thread_coordinates(i, block), block_idx_, block, launch.grid(), i, "", 0, recording_, kTicksBetweenChecks,
+                  this};
     slot.status = Status::NotStarted;
   }
-  loop_thread_ = 0;
   prepare_shared_memory();
   open_segment();
 }
@@ -192,7 +193,9 @@ void BlockRun::prepare_shared_memory() {
 }
 
 void BlockRun::make_fiber(unsigned index) {
-  slots_[index].status = Status::Ready;
+  // Whatever a block that threw (out of memory, say) left in the handles is forgotten, not unwound.
+  slots_[index].fiber.forget();
+  slots_[index].scheduler.forget();
   slots_[index].fiber.get() = boost::context::fiber(
       std::allocator_arg, PooledStack{worker_.stacks().stack(index)}, [this, index](boost::context::fiber&& scheduler) {
         slots_[index].scheduler.get() = std::move(scheduler);
@@ -214,29 +217,19 @@ void BlockRun::run_fiber(unsigned index) noexcept {
 }
 
 void BlockRun::run_threads_in_a_loop() {
-  detail::ThreadState& state = slots_[0].state;
-  const Coordinates block = launch_->block();
-  unsigned index = 0;
-  for (unsigned z = 0; z < block.z; ++z)
-    for (unsigned y = 0; y < block.y; ++y)
-      for (unsigned x = 0; x < block.x; ++x, ++index) {
-        loop_thread_ = index;
-        state.thread_idx = {x, y, z};
-        state.local_index = index;
-        state.file = "";
-        state.line = 0;
-        launch_->simt()->run_thread(launch_->args());
-      }
-  loop_thread_ = threads_;
+  const KernelEntry& entry = *launch_->simt();
+  if (entry.run_threads != nullptr) entry.run_threads(launch_->args());
+  else detail::each_thread(entry.run_thread, launch_->args());
   slots_[0].status = Status::Returned;
 }
 
 void BlockRun::resume(unsigned index) {
   running_ = index;
-  detail::current_thread = &slots_[index].state;
+  if (slots_[index].status == Status::NotStarted) slots_[index].status = Status::Ready;
+  running_thread = &slots_[index].state;
   boost::context::fiber& fiber = slots_[index].fiber.get();
   fiber = std::move(fiber).resume();
-  detail::current_thread = nullptr;
+  running_thread = nullptr;
 }
 
 void BlockRun::yield() {
@@ -261,7 +254,9 @@ void BlockRun::stop_here() {
   leave();
 }
 
-void BlockRun::tick() { check_stop(); }
+void BlockRun::tick() {
+  if (launch_->stopping() || launch_->past_deadline()) stop_here();
+}
 
 void BlockRun::open_segment() {
   if (!recording_) return;
@@ -477,8 +472,9 @@ std::string BlockRun::threads_text() const {
   if (!fibers_) {  // one after another: those before the loop's thread returned, those after it wait
     const detail::ThreadState& state = slots_[0].state;
     std::string text = "thread " + coordinates_text(state.thread_idx) + " ran at " + site_text(state.file, state.line);
-    if (loop_thread_ > 0) text += "; " + std::to_string(loop_thread_) + " had returned";
-    if (loop_thread_ + 1 < threads_) text += "; " + std::to_string(threads_ - loop_thread_ - 1) + " had not started";
+    if (state.local_index > 0) text += "; " + std::to_string(state.local_index) + " had returned";
+    if (state.local_index + 1 < threads_)
+      text += "; " + std::to_string(threads_ - state.local_index - 1) + " had not started";
     return text;
   }
   std::map<std::string, std::vector<unsigned>> groups;

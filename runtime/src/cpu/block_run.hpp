@@ -1,7 +1,7 @@
 // One block of a SIMT launch on a worker: its threads run as a plain loop when the kernel never
 // synchronizes, else as fibers (boost::context), one per thread, that meet at block::sync() and
 // at warp collectives. The block's shared memory, its segment (phase) for the race check, and the
-// thread the worker runs now (cpu::detail::current_thread) live here.
+// thread the worker runs now (running_thread.hpp) live here.
 //
 // A check that fails on a thread (a race, an index past the end, a timeout) stops the launch and
 // leaves the block where its threads stand: the failing fiber jumps back to the block's scheduler
@@ -31,6 +31,9 @@ enum class Collective : unsigned char { ShuffleDown, ShuffleUp, ShuffleXor, Ball
 
 class BlockRun {
  public:
+  // How often a thread's tick() asks whether to stop (a clock read and an atomic load).
+  static constexpr unsigned kTicksBetweenChecks = 256;
+
   BlockRun(Engine& engine, Worker& worker);
   ~BlockRun();
   BlockRun(const BlockRun&) = delete;
@@ -48,7 +51,8 @@ class BlockRun {
   void* dynamic_shared_storage(std::size_t* bytes);
   void record(detail::ThreadState& thread, Use use, const void* address, std::size_t bytes, const char* file,
               unsigned line);
-  // At a loop's back-edge: stops the thread once the launch is stopping or past its deadline.
+  // From every kTicksBetweenChecks-th tick(): stops the thread once the launch is stopping or
+  // past its deadline.
   void tick();
 
   // Stops the launch with the error `make()` builds; the calling thread never returns. The error
@@ -110,8 +114,7 @@ class BlockRun {
 
   std::unique_ptr<ThreadSlot[]> slots_;
   unsigned slot_capacity_ = 0;
-  unsigned running_ = 0;      // the slot whose fiber runs now
-  unsigned loop_thread_ = 0;  // the thread the loop runs now, for a kernel without barriers
+  unsigned running_ = 0;  // the slot whose fiber runs now
   bool left_ = false;     // a thread left the block: it failed or was stopped
   std::vector<unsigned> ready_;  // a ring of the slots to resume, each at most once
   unsigned ready_head_ = 0, ready_count_ = 0;

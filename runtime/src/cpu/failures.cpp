@@ -1,6 +1,7 @@
 // The checks the vocabulary's CPU forms make (cpu_vocabulary.hpp): each stops the calling thread's
 // launch with a KernelError naming the kernel, the thread, the line and the memory.
 #include "block_run.hpp"
+#include "running_thread.hpp"
 
 #include <carbide/cpu_vocabulary.hpp>
 
@@ -30,7 +31,7 @@ KernelError::Access position(const ThreadState& t) {
 // launch (host code calling a kernel's function itself) stops the program, as the device would.
 template <class Describe>
 [[noreturn]] void fail(KernelError::Kind kind, Describe what, const std::string& location = "") {
-  ThreadState* t = current_thread;
+  ThreadState* t = running_thread;
   if (t == nullptr) {
     std::fprintf(stderr, "carbide: %s\n", what(nullptr).c_str());
     std::abort();
@@ -54,7 +55,7 @@ std::string unquoted(std::string name) {
 
 void index_past_end(const void* view, std::size_t index, std::size_t size) {
   const std::string location =
-      current_thread != nullptr ? unquoted(current_thread->block->name_view(view)) + "[" + std::to_string(index) + "]" : "";
+      running_thread != nullptr ? unquoted(running_thread->block->name_view(view)) + "[" + std::to_string(index) + "]" : "";
   fail(KernelError::Kind::IndexOutOfRange, [&](const BlockRun* block) {
     return "index " + std::to_string(index) + " is past the end of " + view_name(block, view) + " (" +
            std::to_string(size) + " elements)";

@@ -54,6 +54,12 @@ void submit(const Stream& stream, Work work) {
 
 Device* device_of(const Context& context) { return context.state()->cpu.get(); }
 
+void require_same_kind(const char* what, const Context& a, const Context& b) {
+  if (a.is_cpu() != b.is_cpu())
+    throw Error(std::string(what) + ": one of its arguments belongs to the CPU context and the other to a GPU; use "
+                "streams, events and graphs of one device");
+}
+
 std::shared_ptr<void> create_stream() { return std::make_shared<StreamState>(); }
 
 void synchronize(const Stream& stream) {

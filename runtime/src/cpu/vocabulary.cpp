@@ -1,6 +1,7 @@
 // What the CPU form of device code calls (cpu.hpp) and what the vocabulary's host forms ask of
 // the engine (cpu_vocabulary.hpp), on the current CPU thread.
 #include "block_run.hpp"
+#include "running_thread.hpp"
 
 #include <carbide/device.hpp>
 
@@ -11,11 +12,16 @@ namespace carbide {
 
 namespace cpu {
 
+thread_local detail::ThreadState* running_thread = nullptr;
+
 namespace detail {
 
-thread_local ThreadState* current_thread = nullptr;
+ThreadState* current_thread() noexcept { return running_thread; }
 
-void sync() { this_thread("carbide::block::sync").block->sync(*current_thread); }
+void sync() {
+  ThreadState& t = this_thread("carbide::block::sync");
+  t.block->sync(t);
+}
 
 void shuffle(Shuffle kind, void* value, std::size_t bytes, unsigned operand) {
   ThreadState& t = this_thread("carbide::warp::shfl_down, shfl_up or shfl_xor");
@@ -45,7 +51,7 @@ void* dynamic_shared_storage(std::size_t* bytes) {
 namespace {
 
 void record_atomic(const void* address, std::size_t bytes, bool writes) {
-  ThreadState* t = current_thread;
+  ThreadState* t = running_thread;
   if (t != nullptr && t->recording)
     t->block->record(*t, writes ? Use::AtomicWrite : Use::AtomicRead, address, bytes, t->file, t->line);
 }
@@ -115,13 +121,6 @@ CARBIDE_CPU_DEFINE_ATOMICS(double)
 
 // --- cpu.hpp ------------------------------------------------------------------------------------
 
-void at(const char* file, unsigned line) noexcept {
-  if (detail::ThreadState* t = detail::current_thread) {
-    t->file = file;
-    t->line = line;
-  }
-}
-
 namespace {
 Use use_of(Access access) {
   switch (access) {
@@ -133,17 +132,14 @@ Use use_of(Access access) {
 }
 }  // namespace
 
-void record(Access access, const void* address, std::size_t bytes, const char* file, unsigned line) {
-  detail::ThreadState* t = detail::current_thread;
-  if (t != nullptr && t->recording) t->block->record(*t, use_of(access), address, bytes, file, line);
+void detail::record_access(ThreadState& thread, Access access, const void* address, std::size_t bytes,
+                           const char* file, unsigned line) {
+  thread.block->record(thread, use_of(access), address, bytes, file, line);
 }
 
-void tick(const char* file, unsigned line) {
-  if (detail::ThreadState* t = detail::current_thread) {
-    t->file = file;
-    t->line = line;
-    t->block->tick();
-  }
+void detail::tick_slowly(ThreadState& thread) {
+  thread.ticks_left = BlockRun::kTicksBetweenChecks;
+  thread.block->tick();
 }
 
 void* memcpy(void* to, const void* from, std::size_t bytes, const char* file, unsigned line) {
