@@ -22,8 +22,7 @@ struct BlockRun::ThreadSlot {
   unsigned operand = 0;
   bool predicate = false;
   std::uint32_t vote = 0;
-  FiberHandle fiber;      // the thread's fiber (the loop's, in slot 0, for a kernel without barriers)
-  FiberHandle scheduler;  // where that fiber goes back to, while it runs
+  FiberHandle fiber;  // the thread's fiber while it waits (the loop's, in slot 0, for a kernel without barriers)
 };
 
 namespace {
@@ -111,25 +110,35 @@ void BlockRun::clear_shadows() {
 
 // --- Running a block --------------------------------------------------------------------------
 
+// The block's scheduler, on the worker's own stack: it starts the first ready thread, and the
+// threads hand over to each other directly (switch_to); it runs again only once no thread is
+// ready, when all have returned, the rest wait for one another, or one has left the block.
 void BlockRun::run(Launch& launch, std::uint64_t flat_block) {
   begin(launch, flat_block);
   const unsigned fibers = fibers_ ? threads_ : 1;
   for (unsigned i = 0; i < fibers; ++i) {
     make_fiber(i);
-    ready_[(ready_head_ + ready_count_++) % threads_] = i;
+    make_ready(i);
   }
-  while (!left_ && ready_count_ > 0) {
-    const unsigned next = ready_[ready_head_];
-    ready_head_ = (ready_head_ + 1) % threads_;
-    --ready_count_;
-    resume(next);
-  }
+  running_ = kScheduler;
+  while (!left_ && ready_count_ > 0) switch_to(next_ready());
+  running_thread = nullptr;
   if (!left_ && fibers_) report_stuck_threads();
   // Finished fibers hold nothing; those of a block that failed are left where they stand.
-  for (unsigned i = 0; i < fibers; ++i) {
-    slots_[i].fiber.forget();
-    slots_[i].scheduler.forget();
-  }
+  for (unsigned i = 0; i < fibers; ++i) slots_[i].fiber.forget();
+  scheduler_.forget();
+}
+
+void BlockRun::make_ready(unsigned index) {
+  ready_[(ready_head_ + ready_count_++) % threads_] = index;
+}
+
+unsigned BlockRun::next_ready() {
+  if (ready_count_ == 0) return kScheduler;
+  const unsigned next = ready_[ready_head_];
+  ready_head_ = (ready_head_ + 1) % threads_;
+  --ready_count_;
+  return next;
 }
 
 void BlockRun::begin(Launch& launch, std::uint64_t flat_block) {
@@ -142,6 +151,7 @@ void BlockRun::begin(Launch& launch, std::uint64_t flat_block) {
   left_ = false;
   running_ = 0;
   at_barrier_ = 0;
+  barriers_differ_ = false;
   ready_.assign(threads_, 0);
   ready_head_ = ready_count_ = 0;
   at_collective_.assign((threads_ + kWarp - 1) / kWarp, 0);
@@ -193,14 +203,18 @@ void BlockRun::prepare_shared_memory() {
 }
 
 void BlockRun::make_fiber(unsigned index) {
-  // Whatever a block that threw (out of memory, say) left in the handles is forgotten, not unwound.
+  // Whatever a block that threw (out of memory, say) left in the handle is forgotten, not unwound.
   slots_[index].fiber.forget();
-  slots_[index].scheduler.forget();
   slots_[index].fiber.get() = boost::context::fiber(
-      std::allocator_arg, PooledStack{worker_.stacks().stack(index)}, [this, index](boost::context::fiber&& scheduler) {
-        slots_[index].scheduler.get() = std::move(scheduler);
+      std::allocator_arg, PooledStack{worker_.stacks().stack(index)}, [this, index](boost::context::fiber&& caller) {
+        arrived(std::move(caller));
         run_fiber(index);
-        return std::move(slots_[index].scheduler.get());
+        // A finished thread hands over as a waiting one does, and its fiber ends; after a failure
+        // the scheduler takes over.
+        const unsigned next = left_ ? kScheduler : next_ready();
+        switching_from_ = index;
+        enter(next);
+        return std::move(handle(next).get());
       });
 }
 
@@ -223,23 +237,33 @@ void BlockRun::run_threads_in_a_loop() {
   slots_[0].status = Status::Returned;
 }
 
-void BlockRun::resume(unsigned index) {
+FiberHandle& BlockRun::handle(unsigned index) { return index == kScheduler ? scheduler_ : slots_[index].fiber; }
+
+void BlockRun::enter(unsigned index) {
   running_ = index;
+  if (index == kScheduler) {
+    running_thread = nullptr;
+    return;
+  }
   if (slots_[index].status == Status::NotStarted) slots_[index].status = Status::Ready;
   running_thread = &slots_[index].state;
-  boost::context::fiber& fiber = slots_[index].fiber.get();
-  fiber = std::move(fiber).resume();
-  running_thread = nullptr;
 }
 
-void BlockRun::yield() {
-  ThreadSlot& self = slots_[running_];
-  self.scheduler.get() = std::move(self.scheduler.get()).resume();
+// One jump: `index` resumes where it waited (or starts), and finds this thread's continuation,
+// which it keeps in this thread's handle (arrived).
+void BlockRun::switch_to(unsigned index) {
+  switching_from_ = running_;
+  enter(index);
+  arrived(std::move(handle(index).get()).resume());
 }
+
+void BlockRun::arrived(boost::context::fiber&& caller) { handle(switching_from_).get() = std::move(caller); }
+
+void BlockRun::yield() { switch_to(next_ready()); }
 
 void BlockRun::leave() {
   left_ = true;
-  std::move(slots_[running_].scheduler.get()).resume();
+  switch_to(kScheduler);
   __builtin_unreachable();  // the block never resumes a thread that left
 }
 
@@ -286,21 +310,21 @@ BlockRun::ThreadSlot& BlockRun::arrive(detail::ThreadState& thread, Status statu
 }
 
 void BlockRun::sync(detail::ThreadState& thread) {
-  arrive(thread, Status::AtBarrier, "carbide::block::sync()");
+  const ThreadSlot& slot = arrive(thread, Status::AtBarrier, "carbide::block::sync()");
+  if (at_barrier_ == 0) barrier_ = &slot;
+  else if (!same_site(slot.wait_file, slot.wait_line, barrier_->wait_file, barrier_->wait_line)) barriers_differ_ = true;
   if (++at_barrier_ == threads_) release_barrier();
   yield();
 }
 
 void BlockRun::release_barrier() {
-  const ThreadSlot& first = slots_[0];
-  for (unsigned i = 1; i < threads_; ++i)
-    if (!same_site(slots_[i].wait_file, slots_[i].wait_line, first.wait_file, first.wait_line))
-      fail([&] { return stuck_error(first); });
+  // Every thread waits at a barrier, but not all at one: no barrier will ever be complete.
+  if (barriers_differ_) fail([&] { return stuck_error(*barrier_); });
   at_barrier_ = 0;
   open_segment();
   for (unsigned i = 0; i < threads_; ++i) {
     slots_[i].status = Status::Ready;
-    ready_[(ready_head_ + ready_count_++) % threads_] = i;
+    make_ready(i);
   }
 }
 
@@ -357,7 +381,7 @@ void BlockRun::release_warp(unsigned warp) {
   at_collective_[warp] = 0;
   for (unsigned lane = 0; lane < lanes; ++lane) {
     slots_[first + lane].status = Status::Ready;
-    ready_[(ready_head_ + ready_count_++) % threads_] = first + lane;
+    make_ready(first + lane);
   }
 }
 

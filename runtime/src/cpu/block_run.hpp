@@ -85,7 +85,12 @@ class BlockRun {
   void make_fiber(unsigned index);
   void run_fiber(unsigned index) noexcept;
   void run_threads_in_a_loop();
-  void resume(unsigned index);
+  void make_ready(unsigned index);
+  unsigned next_ready();  // kScheduler when none is
+  FiberHandle& handle(unsigned index);
+  void enter(unsigned index);
+  void switch_to(unsigned index);
+  void arrived(boost::context::fiber&& caller);
   void yield();
   [[noreturn]] void leave();
   void check_stop();
@@ -112,13 +117,18 @@ class BlockRun {
   bool recording_ = false;
   std::uint32_t segment_ = 0;
 
+  static constexpr unsigned kScheduler = ~0u;  // stands for the scheduler where a slot index goes
   std::unique_ptr<ThreadSlot[]> slots_;
   unsigned slot_capacity_ = 0;
-  unsigned running_ = 0;  // the slot whose fiber runs now
+  FiberHandle scheduler_;           // the scheduler's context while a thread runs
+  unsigned running_ = kScheduler;   // the slot whose fiber runs now
+  unsigned switching_from_ = kScheduler;
   bool left_ = false;     // a thread left the block: it failed or was stopped
   std::vector<unsigned> ready_;  // a ring of the slots to resume, each at most once
   unsigned ready_head_ = 0, ready_count_ = 0;
   unsigned at_barrier_ = 0;
+  const ThreadSlot* barrier_ = nullptr;  // the first thread at the barrier
+  bool barriers_differ_ = false;         // a thread waits at another barrier than the first
   std::vector<unsigned> at_collective_;  // per warp
   std::vector<std::byte> exchange_;      // a warp's values, during a shuffle
 
