@@ -317,9 +317,123 @@ constexpr carbide::cpu::ParamInfo tile_double_params[] = {
     {"x", sizeof(ct::detail::in_arg<float, 1>), ParamKind::TileInput, sizeof(float)},
     {"y", sizeof(ct::detail::out_arg<float, 1>), ParamKind::TileOutput, sizeof(float)}};
 
+// --- forms: the remaining forms of the vocabulary, each writing what tells it worked ---------------
+
+// out1[i] = 2 in[i] through 4-element chunks; out2 through strided pieces of 2 (2 a thread); out3[i]
+// = i through the 32-bit witness.
+void chunks_kernel(carbide::span<const float> in, carbide::disjoint_span<float> out1, carbide::disjoint_span<float> out2,
+                   carbide::disjoint_span<float> out3) {
+  at(__FILE__, __LINE__); auto idx = carbide::thread::index_1d();
+  at(__FILE__, __LINE__); if (auto c = out1.get_mut_chunk<4>(idx)) {
+    at(__FILE__, __LINE__); carbide::vec<float, 4> v = in.chunk<4>(idx.get());
+    for (int j = 0; j < 4; ++j) { at(__FILE__, __LINE__); v[j] *= 2; }
+    at(__FILE__, __LINE__); c.store(v);
+    at(__FILE__, __LINE__); touch(Access::ReadWrite, __FILE__, __LINE__, c[0]) += 0.f;
+  }
+  at(__FILE__, __LINE__); if (auto pieces = out2.get_mut_strided_chunks<2, 2>(idx)) {
+    for (int j = 0; j < 2 && pieces.count(j) > 0; ++j) {
+      at(__FILE__, __LINE__); carbide::vec<float, 2> v = in.chunk<2>(pieces.piece(j));
+      at(__FILE__, __LINE__); pieces.store(j, {{2 * v[0], 2 * v[1]}});
+    }
+  }
+  at(__FILE__, __LINE__); auto narrow = carbide::detail::index_1d_32();
+  at(__FILE__, __LINE__); if (float* e = out3.get_mut(narrow)) touch(Access::Write, __FILE__, __LINE__, *e) = float(narrow.get());
+}
+void chunks_thread(void* const* args) {
+  chunks_kernel(argument<carbide::span<const float>>(args, 0), argument<carbide::disjoint_span<float>>(args, 1),
+                argument<carbide::disjoint_span<float>>(args, 2), argument<carbide::disjoint_span<float>>(args, 3));
+}
+constexpr carbide::cpu::ParamInfo chunks_params[] = {
+    {"in", kFloatView, ParamKind::View, sizeof(float)}, {"out1", kFloatView, ParamKind::View, sizeof(float)},
+    {"out2", kFloatView, ParamKind::View, sizeof(float)}, {"out3", kFloatView, ParamKind::View, sizeof(float)}};
+
+// pairs[i] = i through butterfly pairs at stride 2, quads[i] = i through radix-4 groups at stride 4.
+void butterflies_kernel(carbide::disjoint_span<float> pairs, carbide::disjoint_span<float> quads) {
+  at(__FILE__, __LINE__); auto idx = carbide::thread::index_1d();
+  at(__FILE__, __LINE__); if (auto p = pairs.get_mut_pair(idx, 2)) {
+    at(__FILE__, __LINE__); touch(Access::Write, __FILE__, __LINE__, p.first()) = float(p.first_index());
+    at(__FILE__, __LINE__); touch(Access::Write, __FILE__, __LINE__, p.second()) = float(p.second_index());
+  }
+  at(__FILE__, __LINE__); if (auto r = quads.get_mut_radix<4>(idx, 4)) {
+    for (int k = 0; k < 4; ++k) { at(__FILE__, __LINE__); touch(Access::Write, __FILE__, __LINE__, r[k]) = float(r.index(k)); }
+  }
+}
+void butterflies_thread(void* const* args) {
+  butterflies_kernel(argument<carbide::disjoint_span<float>>(args, 0), argument<carbide::disjoint_span<float>>(args, 1));
+}
+constexpr carbide::cpu::ParamInfo butterflies_params[] = {{"pairs", kFloatView, ParamKind::View, sizeof(float)},
+                                                          {"quads", kFloatView, ParamKind::View, sizeof(float)}};
+
+// regions: each block's 100 elements, dealt out to its threads, get the block's number; rows: row r
+// of a block-stride loop gets r, written by the block's leader.
+void regions_kernel(carbide::disjoint_span<float> regions, carbide::disjoint_span<float> rows) {
+  at(__FILE__, __LINE__); auto lid = carbide::thread::local_index();
+  at(__FILE__, __LINE__); if (auto mine = regions.get_mut_block_region(lid, 100)) {
+    for (unsigned k = 0; k < mine.count(); ++k) {
+      at(__FILE__, __LINE__); touch(Access::Write, __FILE__, __LINE__, mine[k]) = float(carbide::thread::block_idx().x);
+    }
+  }
+  for (auto&& row : carbide::block::grid_stride(rows.size())) {
+    at(__FILE__, __LINE__); if (float* e = rows.get_mut_block(lid, row)) touch(Access::Write, __FILE__, __LINE__, *e) = float(row.get());
+  }
+}
+void regions_thread(void* const* args) {
+  regions_kernel(argument<carbide::disjoint_span<float>>(args, 0), argument<carbide::disjoint_span<float>>(args, 1));
+}
+constexpr carbide::cpu::ParamInfo regions_params[] = {{"regions", kFloatView, ParamKind::View, sizeof(float)},
+                                                      {"rows", kFloatView, ParamKind::View, sizeof(float)}};
+
+// out[i] = in[i - 1] + in[i] + in[i + 1] (zero past the ends), through a shared tile with a halo of 1.
+void halo_kernel(carbide::span<const float> in, carbide::disjoint_span<float> out) {
+  at(__FILE__, __LINE__); auto h = carbide::thread::index_1d_halo<1>();
+  at(__FILE__, __LINE__); auto lid = carbide::thread::local_index();
+  at(__FILE__, __LINE__); auto tile = carbide::block::shared_at<float, 64, 6>();
+  at(__FILE__, __LINE__); touch(Access::Write, __FILE__, __LINE__, tile[lid]) = h.get() >= 0 && std::size_t(h.get()) < in.size() ? in[std::size_t(h.get())] : 0.f;
+  at(__FILE__, __LINE__); carbide::block::sync();
+  at(__FILE__, __LINE__); if (float* e = out.get_mut(h)) touch(Access::Write, __FILE__, __LINE__, *e) = touch(Access::Read, __FILE__, __LINE__, tile[lid.get() - 1]) + touch(Access::Read, __FILE__, __LINE__, tile[lid]) + touch(Access::Read, __FILE__, __LINE__, tile[lid.get() + 1]);
+}
+void halo_thread(void* const* args) {
+  halo_kernel(argument<carbide::span<const float>>(args, 0), argument<carbide::disjoint_span<float>>(args, 1));
+}
+constexpr carbide::cpu::SharedSite halo_sites[] = {{6, "tile", sizeof(float)}};
+
+// grid[r][c] = 100 r + c, through 2 x 4 tiles (rows stored whole, one element by index) and, in
+// `strided`, through 2 x 2 strided tiles (stored, then loaded and stored again).
+void tiles_kernel(carbide::disjoint_span2d<float> grid, carbide::disjoint_span2d<float> strided) {
+  at(__FILE__, __LINE__); auto w = carbide::thread::index_2d();
+  at(__FILE__, __LINE__); if (auto t = grid.get_mut_tile<2, 4>(w)) {
+    for (int i = 0; i < t.rows(); ++i) {
+      at(__FILE__, __LINE__); const std::size_t r = w.row() * 2 + i, c = w.col() * 4;
+      at(__FILE__, __LINE__); t.store_row(i, {{float(100 * r + c), float(100 * r + c + 1), float(100 * r + c + 2), float(100 * r + c + 3)}});
+    }
+    at(__FILE__, __LINE__); touch(Access::Write, __FILE__, __LINE__, t(0, 0)) = float(100 * w.row() * 2 + w.col() * 4);
+  }
+  at(__FILE__, __LINE__); if (auto s = strided.get_mut_strided_tile<2, 2>(w)) {
+    for (int i = 0; i < 2; ++i)
+      for (int j = 0; j < 2; ++j) { at(__FILE__, __LINE__); s.store(i, j, float(100 * s.row(i) + s.col(j))); }
+    at(__FILE__, __LINE__); s.store(1, 1, s.load(1, 1));
+  }
+}
+void tiles_thread(void* const* args) {
+  tiles_kernel(argument<carbide::disjoint_span2d<float>>(args, 0), argument<carbide::disjoint_span2d<float>>(args, 1));
+}
+constexpr carbide::cpu::ParamInfo tiles_params[] = {
+    {"grid", sizeof(carbide::disjoint_span2d<float>), ParamKind::View2D, sizeof(float)},
+    {"strided", sizeof(carbide::disjoint_span2d<float>), ParamKind::View2D, sizeof(float)}};
+
 }  // namespace
 
-const carbide::cpu::KernelEntry vecadd = {"cpu_kernels::vecadd", vecadd_thread, vecadd_params, 3, nullptr, 0, 0, false};
+const carbide::cpu::KernelEntry chunks = {"cpu_kernels::chunks", chunks_thread, chunks_params, 4, nullptr, 0, 0, false,
+                                          &carbide::cpu::run_threads<chunks_thread>};
+const carbide::cpu::KernelEntry butterflies = {"cpu_kernels::butterflies", butterflies_thread, butterflies_params, 2, nullptr,
+                                               0, 0, false};
+const carbide::cpu::KernelEntry regions = {"cpu_kernels::regions", regions_thread, regions_params, 2, nullptr, 0, 0, false};
+const carbide::cpu::KernelEntry halo = {"cpu_kernels::halo", halo_thread, in_out_params, 2, halo_sites, 1,
+                                        64 * sizeof(float), true};
+const carbide::cpu::KernelEntry tiles = {"cpu_kernels::tiles", tiles_thread, tiles_params, 2, nullptr, 0, 0, false};
+
+const carbide::cpu::KernelEntry vecadd = {"cpu_kernels::vecadd", vecadd_thread, vecadd_params, 3, nullptr, 0, 0, false,
+                                          &carbide::cpu::run_threads<vecadd_thread>};
 const carbide::cpu::KernelEntry reduce_shared = {
     "cpu_kernels::reduce_shared", reduce_shared_thread, reduce_shared_params, 3, reduce_shared_sites, 1, 256 * sizeof(float),
     true};

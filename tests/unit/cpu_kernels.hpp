@@ -14,7 +14,7 @@ namespace cpu_kernels {
 // The entries, in the order the tests' module lists them (kNames).
 extern const carbide::cpu::KernelEntry vecadd, reduce_shared, warp_sums, histogram, transpose, halves,
     dynamic_scale, shared_race, global_race, read_next, divergent_barrier, missing_lanes, spin, plain_sync,
-    memcpy_race;
+    memcpy_race, chunks, butterflies, regions, halo, tiles;
 extern const carbide::cpu::TileKernelEntry tile_double;
 
 // Lines the tests expect in messages.

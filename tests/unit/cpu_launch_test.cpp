@@ -171,6 +171,71 @@ TEST_P(CpuLaunch, TileKernelRunsEveryTileBlock) {
   for (std::size_t i = 0; i < n; ++i) EXPECT_EQ(y[i], 2 * x[i]) << i;
 }
 
+TEST_P(CpuLaunch, ChunksPiecesAndThe32BitWitness) {
+  const std::size_t n = 1001;  // a partial last chunk
+  const auto in = random_floats(n, 9);
+  auto in_dev = carbide::DeviceBuffer<float>::from_host(stream_, in);
+  auto out1 = carbide::DeviceBuffer<float>::zeroed(stream_, n);
+  auto out2 = carbide::DeviceBuffer<float>::zeroed(stream_, n);
+  auto out3 = carbide::DeviceBuffer<float>::zeroed(stream_, 256);
+  launch(module_, kChunks, stream_, carbide::LaunchConfig1D(4, 64), carbide::detail::read_view(in_dev),
+         carbide::detail::exclusive_view(out1), carbide::detail::exclusive_view(out2), carbide::detail::exclusive_view(out3));
+  const auto doubled = out1.to_host_vec(stream_), pieces = out2.to_host_vec(stream_), indexes = out3.to_host_vec(stream_);
+  for (std::size_t i = 0; i < n; ++i) {
+    EXPECT_EQ(doubled[i], 2 * in[i]) << i;
+    EXPECT_EQ(pieces[i], 2 * in[i]) << i;
+  }
+  for (std::size_t i = 0; i < indexes.size(); ++i) EXPECT_EQ(indexes[i], float(i)) << i;
+}
+
+TEST_P(CpuLaunch, ButterflyPairsAndRadixGroupsCoverEveryElement) {
+  auto pairs = carbide::DeviceBuffer<float>::zeroed(stream_, 256);
+  auto quads = carbide::DeviceBuffer<float>::zeroed(stream_, 256);
+  launch(module_, kButterflies, stream_, carbide::LaunchConfig1D(1, 128), carbide::detail::exclusive_view(pairs),
+         carbide::detail::exclusive_view(quads));
+  const auto p = pairs.to_host_vec(stream_), q = quads.to_host_vec(stream_);
+  for (std::size_t i = 0; i < 256; ++i) {
+    EXPECT_EQ(p[i], float(i)) << i;
+    EXPECT_EQ(q[i], float(i)) << i;
+  }
+}
+
+TEST_P(CpuLaunch, BlockRegionsAndBlockStrideRows) {
+  auto regions = carbide::DeviceBuffer<float>::zeroed(stream_, 1000);
+  auto rows = carbide::DeviceBuffer<float>::zeroed(stream_, 37);
+  launch(module_, kRegions, stream_, carbide::LaunchConfig1D(10, 32), carbide::detail::exclusive_view(regions),
+         carbide::detail::exclusive_view(rows));
+  const auto r = regions.to_host_vec(stream_), w = rows.to_host_vec(stream_);
+  for (std::size_t i = 0; i < r.size(); ++i) EXPECT_EQ(r[i], float(i / 100)) << i;
+  for (std::size_t i = 0; i < w.size(); ++i) EXPECT_EQ(w[i], float(i)) << i;
+}
+
+TEST_P(CpuLaunch, HaloBlocksOverlapOnlyInTheirLoads) {
+  const std::size_t n = 200;
+  const auto in = random_floats(n, 10);
+  auto in_dev = carbide::DeviceBuffer<float>::from_host(stream_, in);
+  auto out = carbide::DeviceBuffer<float>::zeroed(stream_, n);
+  launch(module_, kHalo, stream_, carbide::LaunchConfig1D(carbide::div_ceil(n, 62), 64), carbide::detail::read_view(in_dev),
+         carbide::detail::exclusive_view(out));
+  const auto o = out.to_host_vec(stream_);
+  for (std::size_t i = 0; i < n; ++i)
+    EXPECT_FLOAT_EQ(o[i], (i > 0 ? in[i - 1] : 0.f) + in[i] + (i + 1 < n ? in[i + 1] : 0.f)) << i;
+}
+
+TEST_P(CpuLaunch, TilesAndStridedTilesOfAMatrix) {
+  const std::size_t rows = 7, cols = 10;
+  auto grid = carbide::DeviceBuffer2D<float>::zeroed(stream_, rows, cols);
+  auto strided = carbide::DeviceBuffer2D<float>::zeroed(stream_, rows, cols);
+  launch(module_, kTiles, stream_, carbide::LaunchConfig2D({2, 2, 1}, {4, 4, 1}), carbide::detail::exclusive_view(grid),
+         carbide::detail::exclusive_view(strided));
+  const auto g = grid.to_host_vec(stream_), s = strided.to_host_vec(stream_);
+  for (std::size_t r = 0; r < rows; ++r)
+    for (std::size_t c = 0; c < cols; ++c) {
+      EXPECT_EQ(g[r * cols + c], float(100 * r + c)) << r << ", " << c;
+      EXPECT_EQ(s[r * cols + c], float(100 * r + c)) << r << ", " << c;
+    }
+}
+
 INSTANTIATE_TEST_SUITE_P(Checks, CpuLaunch, testing::Values("on", "off"),
                          [](const testing::TestParamInfo<const char*>& info) {
                            return std::string("checks_") + info.param;

@@ -17,7 +17,8 @@ namespace cpu_tests {
 // The kernels in the order the module lists them.
 enum Kernel : std::size_t {
   kVecadd, kReduceShared, kWarpSums, kHistogram, kTranspose, kHalves, kDynamicScale, kSharedRace, kGlobalRace,
-  kReadNext, kDivergentBarrier, kMissingLanes, kSpin, kPlainSync, kMemcpyRace, kTileDouble
+  kReadNext, kDivergentBarrier, kMissingLanes, kSpin, kPlainSync, kMemcpyRace, kTileDouble, kChunks, kButterflies,
+  kRegions, kHalo, kTiles
 };
 
 inline carbide::detail::LoadedModule load(const carbide::Context& context) {
@@ -27,12 +28,13 @@ inline carbide::detail::LoadedModule load(const carbide::Context& context) {
       context, kNoImage,
       {"vecadd", "reduce_shared", "warp_sums", "histogram", "transpose", "halves", "dynamic_scale", "shared_race",
        "global_race", "read_next", "divergent_barrier", "missing_lanes", "spin", "plain_sync", "memcpy_race",
-       "tile_double"},
+       "tile_double", "chunks", "butterflies", "regions", "halo", "tiles"},
       {&cpu_kernels::vecadd, &cpu_kernels::reduce_shared, &cpu_kernels::warp_sums, &cpu_kernels::histogram,
        &cpu_kernels::transpose, &cpu_kernels::halves, &cpu_kernels::dynamic_scale, &cpu_kernels::shared_race,
        &cpu_kernels::global_race, &cpu_kernels::read_next, &cpu_kernels::divergent_barrier,
        &cpu_kernels::missing_lanes, &cpu_kernels::spin, &cpu_kernels::plain_sync, &cpu_kernels::memcpy_race,
-       &cpu_kernels::tile_double});
+       &cpu_kernels::tile_double, &cpu_kernels::chunks, &cpu_kernels::butterflies, &cpu_kernels::regions,
+       &cpu_kernels::halo, &cpu_kernels::tiles});
 }
 
 // prepare_<k> of a generated module: the contract checked against the context's limits.
