@@ -42,6 +42,21 @@ TEST(CpuContext, LimitsAreTheCpuTable) {
                                            carbide::KernelFootprint{48 * 1024, 0}));
 }
 
+TEST(CpuContext, CarbideCpuThreadsSetsTheWorkersOfANewContext) {
+  ScopedEnvironment one("CARBIDE_CPU_THREADS", "1");
+  {
+    ScopedEnvironment bad("CARBIDE_CPU_THREADS", "many");
+    EXPECT_THROW(carbide::Context::create_cpu(), carbide::Error);
+  }
+  const auto ctx = carbide::Context::create_cpu();  // the test's first: no other holds the context
+  EXPECT_EQ(ctx.limits().name, "CPU (1 thread)");
+  auto stream = ctx.create_stream();
+  auto module = load(ctx);
+  auto out = carbide::DeviceBuffer<float>::zeroed(stream, 64);
+  launch(module, kVecadd, stream, carbide::LaunchConfig1D(1, 64), carbide::detail::read_view(out),
+         carbide::detail::read_view(out), carbide::detail::exclusive_view(out));
+}
+
 TEST(CpuContext, EveryCallSharesOneContext) {
   const auto a = carbide::Context::create_cpu(), b = carbide::Context::create_cpu();
   EXPECT_EQ(a.state(), b.state());

@@ -353,12 +353,29 @@ CARBIDE_DEVICE index_2d_halo_witness<Radius> index_2d_halo() {
 CARBIDE_DEVICE lane_witness lane() {
   return detail::witness_factory::make<lane_witness>(cpu::detail::this_thread("carbide::thread::lane").local_index & 31u);
 }
-// Defined in the runtime library rather than inline, so that a debugger stopped in a kernel's CPU
-// form can call them (`print carbide::thread::thread_idx()`).
-carbide::dim3 thread_idx();
-carbide::dim3 block_idx();
-carbide::dim3 block_dim();
-carbide::dim3 grid_dim();
+// Kept out of line too in every program that calls them, with its debug information, so that a
+// debugger stopped in a kernel's CPU form can call them: `print carbide::thread::thread_idx()`.
+#if defined(__GNUC__)
+#define CARBIDE_DEBUGGER_CALLABLE __attribute__((used))
+#else
+#define CARBIDE_DEBUGGER_CALLABLE
+#endif
+CARBIDE_DEBUGGER_CALLABLE inline carbide::dim3 thread_idx() {
+  const auto& t = cpu::detail::this_thread("carbide::thread::thread_idx");
+  return {t.thread_idx.x, t.thread_idx.y, t.thread_idx.z};
+}
+CARBIDE_DEBUGGER_CALLABLE inline carbide::dim3 block_idx() {
+  const auto& t = cpu::detail::this_thread("carbide::thread::block_idx");
+  return {t.block_idx.x, t.block_idx.y, t.block_idx.z};
+}
+CARBIDE_DEBUGGER_CALLABLE inline carbide::dim3 block_dim() {
+  const auto& t = cpu::detail::this_thread("carbide::thread::block_dim");
+  return {t.block_dim.x, t.block_dim.y, t.block_dim.z};
+}
+CARBIDE_DEBUGGER_CALLABLE inline carbide::dim3 grid_dim() {
+  const auto& t = cpu::detail::this_thread("carbide::thread::grid_dim");
+  return {t.grid_dim.x, t.grid_dim.y, t.grid_dim.z};
+}
 #endif
 
 }  // namespace thread

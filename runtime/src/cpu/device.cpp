@@ -4,6 +4,7 @@
 
 #include <carbide/errors.hpp>
 
+#include <algorithm>
 #include <climits>
 #include <cstdlib>
 #include <limits>
@@ -13,16 +14,30 @@
 namespace carbide::cpu {
 
 namespace {
+
 constexpr std::size_t kAllocationAlignment = 256;  // as cuMemAlloc's
+
+// CARBIDE_CPU_THREADS, else one a core: 1 runs the blocks in order on the calling thread, which a
+// debugger follows most easily.
+unsigned worker_count() {
+  const char* value = std::getenv("CARBIDE_CPU_THREADS");
+  if (value == nullptr || *value == '\0') return std::max(1u, std::thread::hardware_concurrency());
+  char* end = nullptr;
+  const unsigned long count = std::strtoul(value, &end, 10);
+  if (end == value || *end != '\0' || count == 0 || count > 4096)
+    throw Error(std::string("CARBIDE_CPU_THREADS=") + value + ": expected a number of worker threads from 1 to 4096");
+  return unsigned(count);
+}
+
 }  // namespace
 
-Device::Device() : workers_(std::thread::hardware_concurrency() > 0 ? std::thread::hardware_concurrency() : 1) {}
+Device::Device() : workers_(worker_count()) {}
 
 Device::~Device() = default;
 
 DeviceLimits Device::limits() const {
   DeviceLimits limits;
-  limits.name = "CPU (" + std::to_string(workers_) + " threads)";
+  limits.name = "CPU (" + std::to_string(workers_) + (workers_ == 1 ? " thread)" : " threads)");
   // Any min_compute contract is met: the CPU form is plain C++, whatever the GPU code needs.
   limits.compute_capability = INT_MAX;
   limits.max_threads_per_block = 1024;

@@ -24,7 +24,8 @@ class Device {
   Device(const Device&) = delete;
   Device& operator=(const Device&) = delete;
 
-  // The worker threads a launch runs on: one per core.
+  // The worker threads a launch runs on (the calling thread among them): CARBIDE_CPU_THREADS, else
+  // one per core, fixed when the CPU context is made.
   unsigned workers() const { return workers_; }
   DeviceLimits limits() const;
 

@@ -161,16 +161,4 @@ void* memset(void* to, int value, std::size_t bytes, const char* file, unsigned 
 
 }  // namespace cpu
 
-// --- The coordinates, out of line for debuggers (device.hpp) ------------------------------------
-
-namespace thread {
-namespace {
-carbide::dim3 as_dim3(const cpu::detail::Coordinates& c) { return {c.x, c.y, c.z}; }
-}  // namespace
-carbide::dim3 thread_idx() { return as_dim3(cpu::detail::this_thread("carbide::thread::thread_idx").thread_idx); }
-carbide::dim3 block_idx() { return as_dim3(cpu::detail::this_thread("carbide::thread::block_idx").block_idx); }
-carbide::dim3 block_dim() { return as_dim3(cpu::detail::this_thread("carbide::thread::block_dim").block_dim); }
-carbide::dim3 grid_dim() { return as_dim3(cpu::detail::this_thread("carbide::thread::grid_dim").grid_dim); }
-}  // namespace thread
-
 }  // namespace carbide
