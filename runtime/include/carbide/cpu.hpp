@@ -117,29 +117,6 @@ inline void record(Access access, const void* address, std::size_t bytes, const 
   detail::ThreadState* thread = detail::current_thread();
   if (thread != nullptr && thread->recording) detail::record_access(*thread, access, address, bytes, file, line);
 }
-namespace detail {
-// Runs every thread of the calling thread's block in turn, x fastest.
-inline void each_thread(void (*run_thread)(void* const*), void* const* args) {
-  ThreadState& thread = *current_thread();
-  const Coordinates block = thread.block_dim;
-  unsigned index = 0;
-  for (unsigned z = 0; z < block.z; ++z)
-    for (unsigned y = 0; y < block.y; ++y)
-      for (unsigned x = 0; x < block.x; ++x) {
-        thread.thread_idx = {x, y, z};
-        thread.local_index = index++;
-        thread.file = "";
-        thread.line = 0;
-        run_thread(args);
-      }
-}
-}  // namespace detail
-
-// KernelEntry::run_threads for the kernel whose run_thread is RunThread.
-template <void (*RunThread)(void* const*)>
-void run_threads(void* const* args) {
-  detail::each_thread(RunThread, args);
-}
 
 // record() for the lvalue, which it returns: `touch(Access::Write, __FILE__, __LINE__, *e) = v;`.
 template <class T>
@@ -162,5 +139,32 @@ inline void tick(const char* file, unsigned line) {
 void* memcpy(void* to, const void* from, std::size_t bytes, const char* file, unsigned line);
 void* memmove(void* to, const void* from, std::size_t bytes, const char* file, unsigned line);
 void* memset(void* to, int value, std::size_t bytes, const char* file, unsigned line);
+
+// --- A barrier-free kernel's thread loop ---------------------------------------------------------
+
+namespace detail {
+// Runs every thread of the calling thread's block in turn, x fastest.
+inline void each_thread(void (*run_thread)(void* const*), void* const* args) {
+  ThreadState& thread = *current_thread();
+  const Coordinates block = thread.block_dim;
+  unsigned index = 0;
+  for (unsigned z = 0; z < block.z; ++z)
+    for (unsigned y = 0; y < block.y; ++y)
+      for (unsigned x = 0; x < block.x; ++x) {
+        thread.thread_idx = {x, y, z};
+        thread.local_index = index++;
+        thread.file = "";
+        thread.line = 0;
+        run_thread(args);
+      }
+}
+}  // namespace detail
+
+// KernelEntry::run_threads for the kernel whose run_thread is RunThread, instantiated beside it so
+// that the compiler inlines the kernel into the loop.
+template <void (*RunThread)(void* const*)>
+void run_threads(void* const* args) {
+  detail::each_thread(RunThread, args);
+}
 
 }  // namespace carbide::cpu

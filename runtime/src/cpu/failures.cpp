@@ -27,10 +27,12 @@ KernelError::Access position(const ThreadState& t) {
           KernelError::AccessKind::Read};
 }
 
-// Stops the launch with `kind`, saying `what` happened at the thread's current line; outside a
-// launch (host code calling a kernel's function itself) stops the program, as the device would.
-template <class Describe>
-[[noreturn]] void fail(KernelError::Kind kind, Describe what, const std::string& location = "") {
+// Stops the launch with `kind`, saying `what` happened at the thread's current line, the memory
+// named by `where` ("a[1024]", or ""); outside a launch (host code calling a kernel's function
+// itself) stops the program, as the device would. Both run inside the error's making: the thread
+// leaves its stack for good, so nothing it built may outlive that.
+template <class Describe, class Locate>
+[[noreturn]] void fail(KernelError::Kind kind, Describe what, Locate where) {
   ThreadState* t = running_thread;
   if (t == nullptr) {
     std::fprintf(stderr, "carbide: %s\n", what(nullptr).c_str());
@@ -38,8 +40,13 @@ template <class Describe>
   }
   t->block->fail([&] {
     return KernelError(kind, t->block->launch().kernel(), what(t->block) + ", at " + site_text(*t) + " in " + thread_text(*t),
-                       {position(*t)}, location);
+                       {position(*t)}, where(*t->block));
   });
+}
+
+template <class Describe>
+[[noreturn]] void fail(KernelError::Kind kind, Describe what) {
+  fail(kind, what, [](const BlockRun&) { return std::string(); });
 }
 
 std::string view_name(const BlockRun* block, const void* view) {
@@ -54,12 +61,13 @@ std::string unquoted(std::string name) {
 }  // namespace
 
 void index_past_end(const void* view, std::size_t index, std::size_t size) {
-  const std::string location =
-      running_thread != nullptr ? unquoted(running_thread->block->name_view(view)) + "[" + std::to_string(index) + "]" : "";
-  fail(KernelError::Kind::IndexOutOfRange, [&](const BlockRun* block) {
-    return "index " + std::to_string(index) + " is past the end of " + view_name(block, view) + " (" +
-           std::to_string(size) + " elements)";
-  }, location);
+  fail(
+      KernelError::Kind::IndexOutOfRange,
+      [&](const BlockRun* block) {
+        return "index " + std::to_string(index) + " is past the end of " + view_name(block, view) + " (" +
+               std::to_string(size) + " elements)";
+      },
+      [&](const BlockRun& block) { return unquoted(block.name_view(view)) + "[" + std::to_string(index) + "]"; });
 }
 
 void chunk_past_end(const void* view, std::size_t first, std::size_t count, std::size_t size) {
