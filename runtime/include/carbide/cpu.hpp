@@ -1,7 +1,8 @@
 // Kernels on the CPU (DESIGN §11): what the translator's CPU form of a kernel calls, and what
 // it hands the runtime to launch it. The CPU form is the user's device code copied under #line
-// into the host stubs, with every raw access wrapped in touch() and a site marker at() before
-// each full expression, so that a run can say where each access came from.
+// into the host stubs, with every raw access wrapped in touch() (which names its own line), a site
+// marker at() before each call of Carbide's vocabulary and tick() at each loop back-edge, so that
+// a run can say where each access came from and where its threads were.
 //
 // This header is the contract between codegen/cpu (the translator) and runtime/src/cpu (the
 // engine): generated code calls nothing in carbide::cpu that is not declared here.
@@ -94,7 +95,7 @@ struct ModuleEntry {
 // the checks off pays a load and a test for each, not a call.
 
 // The user's source line the calling thread is about to run (the translator puts one before
-// each full expression of device code, under #line, so __FILE__ and __LINE__ are the user's):
+// each vocabulary call of device code, under #line, so __FILE__ and __LINE__ are the user's):
 // accesses made inside vocabulary calls are reported at it, and a stopped launch says where its
 // threads were.
 inline void at(const char* file, unsigned line) noexcept {
