@@ -1,5 +1,7 @@
 #include "driver.hpp"
 
+#include "cpu/backend.hpp"
+#include "cpu/device.hpp"
 #include "driver_api.hpp"
 
 namespace carbide {
@@ -55,6 +57,7 @@ DeviceLimits read_limits(CUdevice device) {
 
 DevicePtr allocate(const Context& context, std::size_t bytes) {
   if (bytes == 0) return 0;
+  if (cpu::Device* device = cpu::device_of(context)) return device->allocate(bytes);
   make_current(context);
   CUdeviceptr ptr = 0;
   check(driver().cuMemAlloc(&ptr, bytes), "cuMemAlloc");
@@ -62,11 +65,14 @@ DevicePtr allocate(const Context& context, std::size_t bytes) {
 }
 
 void release(const Context& context, DevicePtr ptr) noexcept {
+  if (cpu::Device* device = cpu::device_of(context)) return device->release(ptr);
   if (driver().cuCtxSetCurrent(context.state()->context) == CUDA_SUCCESS) driver().cuMemFree(ptr);
 }
 
 void* allocate_pinned(const Context& context, std::size_t bytes) {
   if (bytes == 0) return nullptr;
+  if (cpu::Device* device = cpu::device_of(context))  // host memory is what a CPU copy reads anyway
+    return reinterpret_cast<void*>(device->allocate(bytes));
   make_current(context);
   void* ptr = nullptr;
   // Portable: page-locked for every context, so a stream of any device copies it directly.
@@ -75,18 +81,21 @@ void* allocate_pinned(const Context& context, std::size_t bytes) {
 }
 
 void release_pinned(const Context& context, void* ptr) noexcept {
+  if (cpu::Device* device = cpu::device_of(context)) return device->release(reinterpret_cast<DevicePtr>(ptr));
   if (driver().cuCtxSetCurrent(context.state()->context) == CUDA_SUCCESS)
     driver().cuMemFreeHost(ptr);
 }
 
 void copy_to_device_async(const Stream& stream, DevicePtr dst, const void* src, std::size_t bytes) {
   if (bytes == 0) return;
+  if (cpu::device_of(stream.context())) return cpu::copy(stream, reinterpret_cast<void*>(dst), src, bytes);
   make_current(stream.context());
   check(driver().cuMemcpyHtoDAsync(dst, src, bytes, native(stream)), "cuMemcpyHtoDAsync");
 }
 
 void copy_to_host_async(const Stream& stream, void* dst, DevicePtr src, std::size_t bytes) {
   if (bytes == 0) return;
+  if (cpu::device_of(stream.context())) return cpu::copy(stream, dst, reinterpret_cast<const void*>(src), bytes);
   make_current(stream.context());
   check(driver().cuMemcpyDtoHAsync(dst, src, bytes, native(stream)), "cuMemcpyDtoHAsync");
 }
@@ -106,12 +115,15 @@ void copy_to_host(const Stream& stream, void* dst, DevicePtr src, std::size_t by
 // Ordered on the stream like a launch; nothing on the host to wait for.
 void copy_on_device(const Stream& stream, DevicePtr dst, DevicePtr src, std::size_t bytes) {
   if (bytes == 0 || dst == src) return;
+  if (cpu::device_of(stream.context()))
+    return cpu::copy(stream, reinterpret_cast<void*>(dst), reinterpret_cast<const void*>(src), bytes);
   make_current(stream.context());
   check(driver().cuMemcpyDtoDAsync(dst, src, bytes, native(stream)), "cuMemcpyDtoDAsync");
 }
 
 void fill_zero(const Stream& stream, DevicePtr dst, std::size_t bytes) {
   if (bytes == 0) return;
+  if (cpu::device_of(stream.context())) return cpu::fill_zero(stream, reinterpret_cast<void*>(dst), bytes);
   make_current(stream.context());
   check(driver().cuMemsetD8Async(dst, 0, bytes, native(stream)), "cuMemsetD8Async");
 }
@@ -176,6 +188,7 @@ int Context::ordinal() const { return state_->ordinal; }
 Stream Context::default_stream() const { return Stream(*this, nullptr); }
 
 Stream Context::create_stream() const {
+  if (cpu::device_of(*this)) return Stream(*this, cpu::create_stream());
   detail::make_current(*this);
   CUstream stream = nullptr;
   detail::check(detail::driver().cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING), "cuStreamCreate");
@@ -186,6 +199,7 @@ Stream Context::create_stream() const {
 }
 
 void Stream::synchronize() const {
+  if (cpu::device_of(context_)) return cpu::synchronize(*this);
   detail::make_current(context_);
   detail::check(detail::driver().cuStreamSynchronize(detail::native(*this)), "cuStreamSynchronize");
 }

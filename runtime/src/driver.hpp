@@ -5,17 +5,26 @@
 
 #include <cuda.h>
 
+#include <memory>
+
+namespace carbide::cpu {
+class Device;
+}  // namespace carbide::cpu
+
 namespace carbide::detail {
 
 // Throws DriverError naming `call` when the driver reports a failure, with `hint` (what the
 // caller may have done wrong) after the driver's code when there is one.
 void check(CUresult result, const char* call, const char* hint = "");
 
+// A GPU's primary context, or the CPU (cpu set, no driver state): each runtime entry point asks
+// cpu::device_of first and hands a CPU context's calls to the CPU backend (cpu/backend.hpp).
 struct ContextState {
   int ordinal = 0;
   CUdevice device = 0;
   CUcontext context = nullptr;
   DeviceLimits limits;
+  std::unique_ptr<cpu::Device> cpu;
   ~ContextState();
 };
 

@@ -46,6 +46,25 @@ NoDeviceError::NoDeviceError(int ordinal, int device_count, const std::string& r
       ordinal_(ordinal),
       device_count_(device_count) {}
 
+KernelError::KernelError(Kind kind, std::string kernel, const std::string& message,
+                         std::vector<Access> accesses, std::string location)
+    : Error("kernel " + kernel + ": " + message),
+      kind_(kind),
+      kernel_(std::move(kernel)),
+      accesses_(std::move(accesses)),
+      location_(std::move(location)) {}
+
+const char* to_string(KernelError::AccessKind kind) {
+  switch (kind) {
+    case KernelError::AccessKind::Read: return "read";
+    case KernelError::AccessKind::Write: return "write";
+    case KernelError::AccessKind::ReadWrite: return "read-write";
+    case KernelError::AccessKind::Atomic: return "atomic";
+    case KernelError::AccessKind::Wait: return "wait";
+  }
+  return "access";
+}
+
 int report_error(const char* program, const std::exception& error) {
   // argv[0] may be a path (build/vecadd) and, with argc == 0, null.
   const char* name = program != nullptr && *program != '\0' ? program : "program";

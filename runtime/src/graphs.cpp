@@ -1,6 +1,7 @@
 // CUDA graphs: a stream's work captured once and replayed with one launch each time.
 #include "driver.hpp"
 
+#include "cpu/backend.hpp"
 #include "driver_api.hpp"
 
 namespace carbide {
@@ -10,6 +11,7 @@ void Stream::begin_capture() const {
     throw Error(
         "Stream::begin_capture: the default stream cannot be captured; capture a stream from "
         "Context::create_stream()");
+  if (cpu::device_of(context_)) return cpu::begin_capture(*this);
   detail::make_current(context_);
   // Thread-local: only this thread's calls are restricted while it captures; other threads'
   // allocations and copies go on as usual.
@@ -19,6 +21,7 @@ void Stream::begin_capture() const {
 }
 
 Graph Stream::end_capture() const {
+  if (cpu::device_of(context_)) return Graph(context_, cpu::end_capture(*this));
   detail::make_current(context_);
   CUgraph graph = nullptr;
   const CUresult ended = detail::driver().cuStreamEndCapture(detail::native(*this), &graph);
@@ -40,6 +43,8 @@ Graph Stream::end_capture() const {
 }
 
 void Graph::launch(const Stream& stream) const {
+  cpu::require_same_kind("Graph::launch", context_, stream.context());
+  if (cpu::device_of(context_)) return cpu::replay(handle_.get(), stream);
   detail::make_current(context_);
   detail::check(detail::driver().cuGraphLaunch(static_cast<CUgraphExec>(handle_.get()),
                                                detail::native(stream)),

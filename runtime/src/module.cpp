@@ -1,7 +1,9 @@
 #include "driver.hpp"
 
+#include "cpu/backend.hpp"
 #include "driver_api.hpp"
 
+#include <string>
 #include <vector>
 
 namespace carbide::detail {
@@ -9,6 +11,7 @@ namespace carbide::detail {
 struct LoadedModuleState {
   CUmodule module = nullptr;
   std::vector<CUfunction> functions;
+  std::vector<cpu::ModuleEntry> cpu_entries;  // a CPU context's, instead of the functions
   std::vector<KernelFootprint> footprints;
   ~LoadedModuleState() {
     if (module != nullptr) driver().cuModuleUnload(module);
@@ -25,9 +28,27 @@ int function_attribute(CUfunction function, CUfunction_attribute which) {
 
 }  // namespace
 
+// A stub from before the CPU forms: loadable on a GPU only.
 LoadedModule::LoadedModule(const Context& context, const void* image,
                            std::initializer_list<const char*> entry_names)
+    : LoadedModule(context, image, entry_names, {}) {}
+
+LoadedModule::LoadedModule(const Context& context, const void* image, std::initializer_list<const char*> entry_names,
+                           std::initializer_list<cpu::ModuleEntry> cpu_entries)
     : context_(context), state_(std::make_shared<LoadedModuleState>()) {
+  if (context_.is_cpu()) {
+    if (cpu_entries.size() != entry_names.size())
+      throw Error(std::string("loading a module on the CPU: its stubs give ") + std::to_string(cpu_entries.size()) +
+                  " CPU forms for its " + std::to_string(entry_names.size()) +
+                  " kernels; translate it again with this version of carbide to run it on the CPU");
+    for (const cpu::ModuleEntry& entry : cpu_entries) {
+      state_->cpu_entries.push_back(entry);
+      KernelFootprint footprint;
+      if (entry.simt != nullptr) footprint.static_shared_bytes = entry.simt->static_shared_bytes;
+      state_->footprints.push_back(footprint);
+    }
+    return;
+  }
   make_current(context_);
   check(driver().cuModuleLoadData(&state_->module, image), "cuModuleLoadData");
   for (const char* name : entry_names) {
@@ -48,6 +69,7 @@ const KernelFootprint& LoadedModule::footprint(std::size_t kernel) const {
 }
 
 void LoadedModule::reserve_dynamic_shared(std::size_t kernel, std::uint64_t bytes) const {
+  if (context_.is_cpu()) return;  // a CPU launch allocates what it asks for
   if (bytes <= context_.limits().max_shared_per_block - footprint(kernel).static_shared_bytes)
     return;
   make_current(context_);
@@ -58,6 +80,7 @@ void LoadedModule::reserve_dynamic_shared(std::size_t kernel, std::uint64_t byte
 
 void LoadedModule::launch(std::size_t kernel, const Stream& stream, const LaunchConfig& config,
                           void** args) const {
+  if (context_.is_cpu()) return cpu::launch(stream, state_->cpu_entries.at(kernel), config, args);
   make_current(context_);
   check(driver().cuLaunchKernel(state_->functions.at(kernel), unsigned(config.grid[0]),
                        unsigned(config.grid[1]), unsigned(config.grid[2]),

@@ -44,19 +44,27 @@ class shared_array : public detail::extent_holder<N> {
   CARBIDE_DEVICE T& operator[](std::size_t i) const {
 #if defined(__CUDACC__) && defined(CARBIDE_CHECKED)
     if (i >= size()) detail::fail_check();
+#elif !defined(__CUDACC__)
+    if (i >= size()) cpu::detail::index_past_end(data_, i, size());
 #endif
     return data_[i];
   }
   CARBIDE_DEVICE T& operator[](const thread::local_index_witness& own) const {
     return (*this)[own.get()];
   }
+#if defined(__CUDACC__)
   CARBIDE_DEVICE T& operator[](detail::in_range_index i) const { return data_[i.value]; }
-  CARBIDE_DEVICE T fetch_add([[maybe_unused]] std::size_t i, [[maybe_unused]] T value) const {
-    CARBIDE_ON_DEVICE(return atomicAdd(&(*this)[i], value), "carbide::shared_array::fetch_add");
+  CARBIDE_DEVICE T fetch_add(std::size_t i, T value) const { return atomicAdd(&(*this)[i], value); }
+  CARBIDE_DEVICE T fetch_add(detail::in_range_index i, T value) const { return atomicAdd(&(*this)[i], value); }
+#else
+  // The CPU checks a proven index too: a wrong proof is the translator's bug, reported, not run.
+  CARBIDE_DEVICE T& operator[](detail::in_range_index i) const { return (*this)[i.value]; }
+  CARBIDE_DEVICE T fetch_add(std::size_t i, T value) const {
+    if constexpr (cpu::detail::has_atomics<T>) return cpu::detail::atomic_fetch_add(&(*this)[i], value);
+    else cpu::detail::unsupported_atomic("carbide::shared_array::fetch_add", sizeof(T));
   }
-  CARBIDE_DEVICE T fetch_add([[maybe_unused]] detail::in_range_index i, [[maybe_unused]] T value) const {
-    CARBIDE_ON_DEVICE(return atomicAdd(&(*this)[i], value), "carbide::shared_array::fetch_add");
-  }
+  CARBIDE_DEVICE T fetch_add(detail::in_range_index i, T value) const { return fetch_add(i.value, value); }
+#endif
 
  private:
   template <class, std::size_t, unsigned>
@@ -76,7 +84,7 @@ struct shared_storage {
     __shared__ __align__(16) T storage[N];
     return shared_array<T, N>(storage);
 #else
-    device_only("carbide::block::shared");
+    return shared_array<T, N>(static_cast<T*>(cpu::detail::shared_storage(Site, sizeof(T) * N)));
 #endif
   }
 };
@@ -92,7 +100,10 @@ struct dynamic_shared_storage {
     array.size_ = bytes / sizeof(T);
     return array;
 #else
-    device_only("carbide::block::dynamic_shared");
+    std::size_t bytes = 0;
+    shared_array<T, dynamic_extent> array(static_cast<T*>(cpu::detail::dynamic_shared_storage(&bytes)));
+    array.size_ = bytes / sizeof(T);
+    return array;
 #endif
   }
 };
@@ -106,9 +117,10 @@ namespace block {
 template <class T, std::size_t N>
 shared_array<T, N> shared() = delete;
 #else
+// Only the user's own file calls this, never running it: the CPU form calls shared_at too.
 template <class T, std::size_t N>
 CARBIDE_DEVICE shared_array<T, N> shared() {
-  detail::device_only("carbide::block::shared");
+  detail::device_only("carbide::block::shared without its site number (shared_at)");
 }
 #endif
 
@@ -126,7 +138,11 @@ CARBIDE_DEVICE shared_array<T, dynamic_extent> dynamic_shared() {
 }
 
 // The barrier: only in control flow every thread of the block reaches (carbide-divergent-barrier).
-CARBIDE_DEVICE void sync() { CARBIDE_ON_DEVICE(__syncthreads(), "carbide::block::sync"); }
+#if defined(__CUDACC__)
+CARBIDE_DEVICE void sync() { __syncthreads(); }
+#else
+CARBIDE_DEVICE void sync() { cpu::detail::sync(); }
+#endif
 
 }  // namespace block
 }  // namespace carbide

@@ -1,11 +1,14 @@
 // Kernels on the CPU (DESIGN §11): what the translator's CPU form of a kernel calls, and what
 // it hands the runtime to launch it. The CPU form is the user's device code copied under #line
-// into the host stubs, with every raw access wrapped in touch() and a site marker at() before
-// each full expression, so that a run can say where each access came from.
+// into the host stubs, with every raw access wrapped in touch() (which names its own line), a site
+// marker at() before each call of Carbide's vocabulary and tick() at each loop back-edge, so that
+// a run can say where each access came from and where its threads were.
 //
 // This header is the contract between codegen/cpu (the translator) and runtime/src/cpu (the
 // engine): generated code calls nothing in carbide::cpu that is not declared here.
 #pragma once
+
+#include <carbide/cpu_thread.hpp>
 
 #include <cstddef>
 #include <cstdint>
@@ -60,6 +63,10 @@ struct KernelEntry {
   // The kernel reaches block::sync() or a warp collective: its threads run as fibers that meet
   // there. Without, the engine runs a block's threads one after another in a plain loop.
   bool synchronizes;
+  // For a kernel that never synchronizes, that loop compiled with the kernel, so that its code is
+  // inlined into it: `&carbide::cpu::run_threads<vecadd_run_thread>`. Null: the engine's own loop
+  // calls run_thread once a thread (several times slower for a short kernel).
+  void (*run_threads)(void* const* args) = nullptr;
 };
 
 // One tile kernel's CPU form: the tile body, run once per tile block on the reference
@@ -72,30 +79,93 @@ struct TileKernelEntry {
   unsigned param_count;
 };
 
+// One entry point of a module's CPU form, in the order of the entry names given to
+// detail::LoadedModule: a SIMT kernel's or a tile kernel's. It converts from a pointer to either,
+// so a stub lists them as `{&vecadd_entry, &tile_add_entry}`.
+struct ModuleEntry {
+  ModuleEntry(const KernelEntry* kernel) : simt(kernel) {}     // NOLINT(google-explicit-constructor)
+  ModuleEntry(const TileKernelEntry* kernel) : tile(kernel) {}  // NOLINT(google-explicit-constructor)
+  const KernelEntry* simt = nullptr;
+  const TileKernelEntry* tile = nullptr;
+};
+
 // --- What the CPU form of device code calls ---------------------------------------------------
 
+// These three are inline, their slow paths in the runtime (detail:: below), so that a kernel with
+// the checks off pays a load and a test for each, not a call.
+
 // The user's source line the calling thread is about to run (the translator puts one before
-// each full expression of device code, under #line, so __FILE__ and __LINE__ are the user's):
+// each vocabulary call of device code, under #line, so __FILE__ and __LINE__ are the user's):
 // accesses made inside vocabulary calls are reported at it, and a stopped launch says where its
 // threads were.
-void at(const char* file, unsigned line) noexcept;
+inline void at(const char* file, unsigned line) noexcept {
+  if (detail::ThreadState* thread = detail::current_thread()) {
+    thread->file = file;
+    thread->line = line;
+  }
+}
 
-// Records one access of sizeof(T) bytes at &lvalue by the calling thread, made at file:line,
-// for the run-time race and range checks, and returns the lvalue. Addresses outside the
-// launch's buffers and its block's shared memory (a thread's own locals) are not recorded.
-void record(Access access, const void* address, std::size_t bytes, const char* file, unsigned line);
+namespace detail {
+void record_access(ThreadState& thread, Access access, const void* address, std::size_t bytes, const char* file,
+                   unsigned line);
+void tick_slowly(ThreadState& thread);
+}  // namespace detail
+
+// Records one access of `bytes` at `address` by the calling thread, made at file:line, for the
+// run-time race checks (nothing when CARBIDE_CPU_CHECKS is off). Addresses outside the launch's
+// buffers and its block's shared memory (a thread's own locals) are not recorded.
+inline void record(Access access, const void* address, std::size_t bytes, const char* file, unsigned line) {
+  detail::ThreadState* thread = detail::current_thread();
+  if (thread != nullptr && thread->recording) detail::record_access(*thread, access, address, bytes, file, line);
+}
+
+// record() for the lvalue, which it returns: `touch(Access::Write, __FILE__, __LINE__, *e) = v;`.
 template <class T>
 inline T& touch(Access access, const char* file, unsigned line, T& lvalue) {
   record(access, &lvalue, sizeof(T), file, line);
   return lvalue;
 }
 
-// At every loop back-edge of device code: a launch past CARBIDE_CPU_TIMEOUT stops here.
-void tick(const char* file, unsigned line);
+// At every loop back-edge of device code: a launch past CARBIDE_CPU_TIMEOUT (or one another
+// block's failure stopped) stops here. It asks the engine once every few hundred calls.
+inline void tick(const char* file, unsigned line) {
+  if (detail::ThreadState* thread = detail::current_thread()) {
+    thread->file = file;
+    thread->line = line;
+    if (--thread->ticks_left == 0) detail::tick_slowly(*thread);
+  }
+}
 
 // memcpy, memmove and memset on device memory, recorded (what the CPU form calls in their place).
 void* memcpy(void* to, const void* from, std::size_t bytes, const char* file, unsigned line);
 void* memmove(void* to, const void* from, std::size_t bytes, const char* file, unsigned line);
 void* memset(void* to, int value, std::size_t bytes, const char* file, unsigned line);
+
+// --- A barrier-free kernel's thread loop ---------------------------------------------------------
+
+namespace detail {
+// Runs every thread of the calling thread's block in turn, x fastest.
+inline void each_thread(void (*run_thread)(void* const*), void* const* args) {
+  ThreadState& thread = *current_thread();
+  const Coordinates block = thread.block_dim;
+  unsigned index = 0;
+  for (unsigned z = 0; z < block.z; ++z)
+    for (unsigned y = 0; y < block.y; ++y)
+      for (unsigned x = 0; x < block.x; ++x) {
+        thread.thread_idx = {x, y, z};
+        thread.local_index = index++;
+        thread.file = "";
+        thread.line = 0;
+        run_thread(args);
+      }
+}
+}  // namespace detail
+
+// KernelEntry::run_threads for the kernel whose run_thread is RunThread, instantiated beside it so
+// that the compiler inlines the kernel into the loop.
+template <void (*RunThread)(void* const*)>
+void run_threads(void* const* args) {
+  detail::each_thread(RunThread, args);
+}
 
 }  // namespace carbide::cpu

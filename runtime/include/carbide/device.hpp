@@ -1,6 +1,7 @@
 // The device vocabulary: views over device memory and the thread-index witnesses that reach
 // them. nvcc compiles these for the GPU; a host compiler, clangd and the translator see the
-// same declarations, whose device-only operations abort if a host program ever calls them.
+// same declarations, whose host forms run a kernel's CPU form inside a CPU launch
+// (<carbide/cpu_vocabulary.hpp>, DESIGN §11) and stop the program anywhere else.
 #pragma once
 
 #include <carbide/annotations.hpp>
@@ -14,6 +15,8 @@
 #if defined(__CUDACC__)
 #include <cassert>  // declares __assert_fail, which CARBIDE_REQUIRE's failure calls, for nvcc's host pass
 #else
+#include <carbide/cpu_vocabulary.hpp>
+
 #include <cstdio>
 #include <cstdlib>
 #endif
@@ -29,10 +32,7 @@ namespace detail {
 #if defined(__CUDACC__)
 [[noreturn]] __device__ __forceinline__ void fail_check() { __trap(); }
 #else
-[[noreturn]] inline void device_only(const char* what) {
-  std::fprintf(stderr, "carbide: %s runs only on the device\n", what);
-  std::abort();
-}
+[[noreturn]] inline void device_only(const char* what) { cpu::detail::outside_launch(what); }
 #endif
 
 }  // namespace detail
@@ -46,8 +46,10 @@ namespace detail {
   __trap();  // not reached: the assertion stops the launch
 }
 #else
+// Inside a CPU launch the launch fails with a KernelError, as the device's assertion fails it.
 [[noreturn]] inline void requirement_failed(const char* condition, const char* file, unsigned line,
                                             const char* function) {
+  if (cpu::detail::current_thread() != nullptr) cpu::detail::requirement_failed(condition, file, line, function);
   std::fprintf(stderr, "%s:%u: %s: requirement failed: %s\n", file, line, function, condition);
   std::abort();
 }
@@ -80,13 +82,6 @@ inline constexpr bool has_read_only_load =
 #define CARBIDE_UNROLL _Pragma("unroll")
 #else
 #define CARBIDE_UNROLL
-#endif
-
-// Device-only statements: on the host (where kernels are compiled but never run) they abort.
-#if defined(__CUDACC__)
-#define CARBIDE_ON_DEVICE(statement, name) statement
-#else
-#define CARBIDE_ON_DEVICE(statement, name) ::carbide::detail::device_only(name)
 #endif
 
 #if defined(__CUDACC__)
@@ -319,25 +314,68 @@ CARBIDE_DEVICE carbide::dim3 block_idx() { return {blockIdx.x, blockIdx.y, block
 CARBIDE_DEVICE carbide::dim3 block_dim() { return {blockDim.x, blockDim.y, blockDim.z}; }
 CARBIDE_DEVICE carbide::dim3 grid_dim() { return {gridDim.x, gridDim.y, gridDim.z}; }
 #else
-CARBIDE_DEVICE index_1d_witness index_1d() { detail::device_only("carbide::thread::index_1d"); }
-CARBIDE_DEVICE index_2d_witness index_2d() { detail::device_only("carbide::thread::index_2d"); }
+// The CPU forms read the engine's current thread (cpu::detail::current_thread()).
+CARBIDE_DEVICE index_1d_witness index_1d() {
+  const auto& t = cpu::detail::this_thread("carbide::thread::index_1d");
+  return detail::witness_factory::make<index_1d_witness>(std::size_t(t.block_idx.x) * t.block_dim.x +
+                                                         t.thread_idx.x);
+}
+CARBIDE_DEVICE index_2d_witness index_2d() {
+  const auto& t = cpu::detail::this_thread("carbide::thread::index_2d");
+  return detail::witness_factory::make<index_2d_witness>(std::size_t(t.block_idx.y) * t.block_dim.y + t.thread_idx.y,
+                                                         std::size_t(t.block_idx.x) * t.block_dim.x + t.thread_idx.x);
+}
 CARBIDE_DEVICE index_2d_transposed_witness index_2d_transposed() {
-  detail::device_only("carbide::thread::index_2d_transposed");
+  const auto& t = cpu::detail::this_thread("carbide::thread::index_2d_transposed");
+  return detail::witness_factory::make<index_2d_transposed_witness>(
+      std::size_t(t.block_idx.x) * t.block_dim.y + t.thread_idx.y,
+      std::size_t(t.block_idx.y) * t.block_dim.x + t.thread_idx.x);
+}
+CARBIDE_DEVICE local_index_witness local_index() {
+  return detail::witness_factory::make<local_index_witness>(
+      cpu::detail::this_thread("carbide::thread::local_index").local_index);
 }
 template <unsigned Radius>
 CARBIDE_DEVICE index_1d_halo_witness<Radius> index_1d_halo() {
-  detail::device_only("carbide::thread::index_1d_halo");
+  const auto& t = cpu::detail::this_thread("carbide::thread::index_1d_halo");
+  return detail::witness_factory::make<index_1d_halo_witness<Radius>>(
+      detail::halo_position(t.block_idx.x, t.block_dim.x, t.thread_idx.x, Radius),
+      detail::halo_inner(t.block_dim.x, t.thread_idx.x, Radius));
 }
 template <unsigned Radius>
 CARBIDE_DEVICE index_2d_halo_witness<Radius> index_2d_halo() {
-  detail::device_only("carbide::thread::index_2d_halo");
+  const auto& t = cpu::detail::this_thread("carbide::thread::index_2d_halo");
+  return detail::witness_factory::make<index_2d_halo_witness<Radius>>(
+      detail::halo_position(t.block_idx.y, t.block_dim.y, t.thread_idx.y, Radius),
+      detail::halo_position(t.block_idx.x, t.block_dim.x, t.thread_idx.x, Radius),
+      detail::halo_inner(t.block_dim.y, t.thread_idx.y, Radius) && detail::halo_inner(t.block_dim.x, t.thread_idx.x, Radius));
 }
-CARBIDE_DEVICE local_index_witness local_index() { detail::device_only("carbide::thread::local_index"); }
-CARBIDE_DEVICE lane_witness lane() { detail::device_only("carbide::thread::lane"); }
-CARBIDE_DEVICE carbide::dim3 thread_idx() { detail::device_only("carbide::thread::thread_idx"); }
-CARBIDE_DEVICE carbide::dim3 block_idx() { detail::device_only("carbide::thread::block_idx"); }
-CARBIDE_DEVICE carbide::dim3 block_dim() { detail::device_only("carbide::thread::block_dim"); }
-CARBIDE_DEVICE carbide::dim3 grid_dim() { detail::device_only("carbide::thread::grid_dim"); }
+CARBIDE_DEVICE lane_witness lane() {
+  return detail::witness_factory::make<lane_witness>(cpu::detail::this_thread("carbide::thread::lane").local_index & 31u);
+}
+// Kept out of line too in every program that calls them, with its debug information, so that a
+// debugger stopped in a kernel's CPU form can call them: `print carbide::thread::thread_idx()`.
+#if defined(__GNUC__)
+#define CARBIDE_DEBUGGER_CALLABLE __attribute__((used))
+#else
+#define CARBIDE_DEBUGGER_CALLABLE
+#endif
+CARBIDE_DEBUGGER_CALLABLE inline carbide::dim3 thread_idx() {
+  const auto& t = cpu::detail::this_thread("carbide::thread::thread_idx");
+  return {t.thread_idx.x, t.thread_idx.y, t.thread_idx.z};
+}
+CARBIDE_DEBUGGER_CALLABLE inline carbide::dim3 block_idx() {
+  const auto& t = cpu::detail::this_thread("carbide::thread::block_idx");
+  return {t.block_idx.x, t.block_idx.y, t.block_idx.z};
+}
+CARBIDE_DEBUGGER_CALLABLE inline carbide::dim3 block_dim() {
+  const auto& t = cpu::detail::this_thread("carbide::thread::block_dim");
+  return {t.block_dim.x, t.block_dim.y, t.block_dim.z};
+}
+CARBIDE_DEBUGGER_CALLABLE inline carbide::dim3 grid_dim() {
+  const auto& t = cpu::detail::this_thread("carbide::thread::grid_dim");
+  return {t.grid_dim.x, t.grid_dim.y, t.grid_dim.z};
+}
 #endif
 
 }  // namespace thread
@@ -369,10 +407,19 @@ CARBIDE_DEVICE std::size_t narrow_extent(std::size_t n) {
   return narrow;
 }
 #else
-CARBIDE_DEVICE thread::index_1d_witness index_1d_32() { device_only("carbide::detail::index_1d_32"); }
-CARBIDE_DEVICE thread::index_2d_witness index_2d_32() { device_only("carbide::detail::index_2d_32"); }
+CARBIDE_DEVICE thread::index_1d_witness index_1d_32() {
+  const auto& t = cpu::detail::this_thread("carbide::detail::index_1d_32");
+  return witness_factory::make<thread::index_1d_witness>(std::size_t(t.block_idx.x * t.block_dim.x + t.thread_idx.x));
+}
+CARBIDE_DEVICE thread::index_2d_witness index_2d_32() {
+  const auto& t = cpu::detail::this_thread("carbide::detail::index_2d_32");
+  return witness_factory::make<thread::index_2d_witness>(std::size_t(t.block_idx.y * t.block_dim.y + t.thread_idx.y),
+                                                         std::size_t(t.block_idx.x * t.block_dim.x + t.thread_idx.x));
+}
 CARBIDE_DEVICE thread::index_2d_transposed_witness index_2d_transposed_32() {
-  device_only("carbide::detail::index_2d_transposed_32");
+  const auto& t = cpu::detail::this_thread("carbide::detail::index_2d_transposed_32");
+  return witness_factory::make<thread::index_2d_transposed_witness>(
+      std::size_t(t.block_idx.x * t.block_dim.y + t.thread_idx.y), std::size_t(t.block_idx.y * t.block_dim.x + t.thread_idx.x));
 }
 CARBIDE_DEVICE std::size_t narrow_extent(std::size_t n) { return std::uint32_t(n); }
 #endif
@@ -431,9 +478,13 @@ CARBIDE_HOST_DEVICE int count_within(std::size_t first, std::size_t size, std::s
 }
 
 // The first `count` elements from `from`, zeros after them. Constant indexes only (the loop
-// unrolls), so the values stay in registers.
+// unrolls), so the values stay in registers. On the CPU the read is recorded for the race checks,
+// as store_first's write is.
 template <class T, int K>
 CARBIDE_DEVICE vec<T, K> load_first(const T* from, int count) {
+#if !defined(__CUDACC__)
+  cpu::detail::record_here(cpu::Access::Read, from, std::size_t(count) * sizeof(T));
+#endif
   vec<T, K> values{};
   CARBIDE_UNROLL
   for (int j = 0; j < K; ++j)
@@ -451,6 +502,8 @@ CARBIDE_DEVICE void store_first(T* to, const vec<T, K>& values, int count,
     store_vec<T, K>(to, values);
     return;
   }
+#else
+  cpu::detail::record_here(cpu::Access::Write, to, std::size_t(count) * sizeof(T));
 #endif
   CARBIDE_UNROLL
   for (int j = 0; j < K; ++j)
@@ -491,9 +544,10 @@ class span {
       return static_cast<T&>(data_[i]);
     }
 #else
-    (void)i;
-    detail::device_only("carbide::span::operator[]");
-    return static_cast<T&>(*data_);
+    // Always checked on the CPU, and recorded for the race checks.
+    if (i >= size_) cpu::detail::index_past_end(data_, i, size_);
+    cpu::detail::record_here(cpu::Access::Read, data_ + i, sizeof(T));
+    return static_cast<T&>(data_[i]);
 #endif
   }
   // A read the translator proved below size() (`x[in_range(i)]`, generated code only): the
@@ -503,8 +557,9 @@ class span {
     if constexpr (detail::has_read_only_load<std::remove_const_t<T>>) return __ldg(data_ + i.value);
     else return static_cast<T&>(data_[i.value]);
 #else
-    detail::device_only("carbide::span::operator[]");
-    return static_cast<T&>(*data_);
+    if (i.value >= size_) cpu::detail::index_past_end(data_, i.value, size_);
+    cpu::detail::record_here(cpu::Access::Read, data_ + i.value, sizeof(T));
+    return static_cast<T&>(data_[i.value]);
 #endif
   }
   CARBIDE_HOST_DEVICE T* begin() const { return data_; }
@@ -532,8 +587,9 @@ class span {
     return detail::load_vec<U, K>(data_ + first);
 #endif
 #else
-    detail::device_only("carbide::span::whole_chunk");
-    return {};
+    using U = std::remove_const_t<T>;
+    if (i >= size_ / K) cpu::detail::chunk_past_end(data_, i * K, K, size_);
+    return detail::load_first<U, K>(data_ + i * K, K);
 #endif
   }
 
@@ -542,7 +598,6 @@ class span {
   // first, so the common case costs one comparison, as in hand-written vector code.
   template <int K>
   CARBIDE_DEVICE vec<std::remove_const_t<T>, K> chunk([[maybe_unused]] std::size_t i) const {
-    using Values = vec<std::remove_const_t<T>, K>;
 #if defined(__CUDACC__)
     const std::size_t first = i * K;
     if (first + K <= size_) return detail::load_vec<std::remove_const_t<T>, K>(data_ + first);
@@ -551,8 +606,8 @@ class span {
 #endif
     return detail::load_first<std::remove_const_t<T>, K>(data_ + first, detail::count_within(first, size_, K));
 #else
-    detail::device_only("carbide::span::chunk");
-    return Values{};
+    if (i >= (size_ + K - 1) / K) cpu::detail::chunk_past_end(data_, i * K, K, size_);
+    return detail::load_first<std::remove_const_t<T>, K>(data_ + i * K, detail::count_within(i * K, size_, K));
 #endif
   }
 
@@ -575,6 +630,8 @@ class chunk_mut {
   CARBIDE_DEVICE T& operator[](int j) const {
 #if defined(__CUDACC__) && defined(CARBIDE_CHECKED)
     if (j < 0 || j >= count_) detail::fail_check();
+#elif !defined(__CUDACC__)
+    if (j < 0 || j >= count_) cpu::detail::piece_index_past_end("carbide::chunk_mut::operator[]", j, count_);
 #endif
     return data_[j];
   }
@@ -592,7 +649,9 @@ class chunk_mut {
 #if defined(__CUDACC__)
     if (count_ > 0) detail::store_vec<T, K>(data_, values);
 #else
-    detail::device_only("carbide::chunk_mut::store_whole");
+    // A partial chunk here would be stored past the view's end on the device.
+    if (count_ > 0 && count_ < K) cpu::detail::piece_index_past_end("carbide::chunk_mut::store_whole", K - 1, count_);
+    if (count_ > 0) detail::store_first<T, K>(data_, values, K, true);
 #endif
   }
 
@@ -644,6 +703,8 @@ class radix_mut {
   CARBIDE_DEVICE T& operator[](int k) const {
 #if defined(__CUDACC__) && defined(CARBIDE_CHECKED)
     if (k < 0 || k >= R) detail::fail_check();
+#elif !defined(__CUDACC__)
+    if (k < 0 || k >= R) cpu::detail::piece_index_past_end("carbide::radix_mut::operator[]", k, R);
 #endif
     return data_[index(k)];
   }
@@ -675,6 +736,8 @@ class block_region_mut {
   CARBIDE_DEVICE T& operator[](unsigned k) const {
 #if defined(__CUDACC__) && defined(CARBIDE_CHECKED)
     if (k >= count_) detail::fail_check();
+#elif !defined(__CUDACC__)
+    if (k >= count_) cpu::detail::piece_index_past_end("carbide::block_region_mut::operator[]", k, count_);
 #endif
     return data_[index(k)];
   }
@@ -703,6 +766,9 @@ class tile_mut {
   CARBIDE_DEVICE T& operator()(int i, int j) const {
 #if defined(__CUDACC__) && defined(CARBIDE_CHECKED)
     if (i < 0 || i >= rows_ || j < 0 || j >= cols_) detail::fail_check();
+#elif !defined(__CUDACC__)
+    if (i < 0 || i >= rows_) cpu::detail::piece_index_past_end("row of carbide::tile_mut::operator()", i, rows_);
+    if (j < 0 || j >= cols_) cpu::detail::piece_index_past_end("column of carbide::tile_mut::operator()", j, cols_);
 #endif
     return data_[std::size_t(i) * pitch_ + j];
   }
@@ -710,6 +776,8 @@ class tile_mut {
   CARBIDE_DEVICE void store_row(int i, const vec<T, Cols>& values) const {
 #if defined(__CUDACC__) && defined(CARBIDE_CHECKED)
     if (i < 0 || i >= rows_) detail::fail_check();
+#elif !defined(__CUDACC__)
+    if (i < 0 || i >= rows_) cpu::detail::piece_index_past_end("carbide::tile_mut::store_row", i, rows_);
 #endif
     detail::store_first<T, Cols>(data_ + std::size_t(i) * pitch_, values, cols_, vector_rows_);
   }
@@ -717,6 +785,10 @@ class tile_mut {
   CARBIDE_DEVICE void store_column(int j, const vec<T, Rows>& values) const {
 #if defined(__CUDACC__) && defined(CARBIDE_CHECKED)
     if (j < 0 || j >= cols_) detail::fail_check();
+#elif !defined(__CUDACC__)
+    if (j < 0 || j >= cols_) cpu::detail::piece_index_past_end("carbide::tile_mut::store_column", j, cols_);
+    for (int i = 0; i < rows_; ++i)
+      cpu::detail::record_here(cpu::Access::Write, data_ + std::size_t(i) * pitch_ + j, sizeof(T));
 #endif
     CARBIDE_UNROLL
     for (int i = 0; i < Rows; ++i)
@@ -754,6 +826,8 @@ class strided_chunks_mut {
   CARBIDE_DEVICE vec<T, K> load(int j) const {
 #if defined(__CUDACC__) && defined(CARBIDE_CHECKED)
     if (j < 0 || j >= N) detail::fail_check();
+#elif !defined(__CUDACC__)
+    if (j < 0 || j >= N) cpu::detail::piece_index_past_end("carbide::strided_chunks_mut::load", j, N);
 #endif
     return detail::load_first<T, K>(data_ + piece(j) * K, count(j));
   }
@@ -761,6 +835,8 @@ class strided_chunks_mut {
   CARBIDE_DEVICE void store(int j, const vec<T, K>& values) const {
 #if defined(__CUDACC__) && defined(CARBIDE_CHECKED)
     if (j < 0 || j >= N) detail::fail_check();
+#elif !defined(__CUDACC__)
+    if (j < 0 || j >= N) cpu::detail::piece_index_past_end("carbide::strided_chunks_mut::store", j, N);
 #endif
     const int inside = count(j);
     if (inside > 0) detail::store_first<T, K>(data_ + piece(j) * K, values, inside, true);
@@ -774,7 +850,11 @@ class strided_chunks_mut {
 #if defined(__CUDACC__)
     if (piece(j) * K < size_) detail::store_vec<T, K>(data_ + piece(j) * K, values);
 #else
-    detail::device_only("carbide::strided_chunks_mut::store_whole");
+    if (j < 0 || j >= N) cpu::detail::piece_index_past_end("carbide::strided_chunks_mut::store_whole", j, N);
+    // A partial piece here would be stored past the view's end on the device.
+    const int inside = count(j);
+    if (inside > 0 && inside < K) cpu::detail::piece_index_past_end("carbide::strided_chunks_mut::store_whole", K - 1, inside);
+    if (inside > 0) detail::store_first<T, K>(data_ + piece(j) * K, values, K, true);
 #endif
   }
 
@@ -804,6 +884,10 @@ class strided_tile_mut {
   CARBIDE_DEVICE T load(int i, int j) const {
 #if defined(__CUDACC__) && defined(CARBIDE_CHECKED)
     if (i < 0 || i >= Rows || j < 0 || j >= Cols) detail::fail_check();
+#elif !defined(__CUDACC__)
+    check_piece("carbide::strided_tile_mut::load", i, j);
+    if (i < rows_inside_ && j < cols_inside_)
+      cpu::detail::record_here(cpu::Access::Read, data_ + row(i) * pitch_ + col(j), sizeof(T));
 #endif
     return i < rows_inside_ && j < cols_inside_ ? data_[row(i) * pitch_ + col(j)] : T{};
   }
@@ -811,6 +895,10 @@ class strided_tile_mut {
   CARBIDE_DEVICE void store(int i, int j, const T& value) const {
 #if defined(__CUDACC__) && defined(CARBIDE_CHECKED)
     if (i < 0 || i >= Rows || j < 0 || j >= Cols) detail::fail_check();
+#elif !defined(__CUDACC__)
+    check_piece("carbide::strided_tile_mut::store", i, j);
+    if (i < rows_inside_ && j < cols_inside_)
+      cpu::detail::record_here(cpu::Access::Write, data_ + row(i) * pitch_ + col(j), sizeof(T));
 #endif
     // The rows and columns inside the matrix come first, so with the unrolled loops' constant i
     // and j the test is one comparison each.
@@ -821,6 +909,10 @@ class strided_tile_mut {
   CARBIDE_DEVICE void store_column(int j, const vec<T, Rows>& values) const {
 #if defined(__CUDACC__) && defined(CARBIDE_CHECKED)
     if (j < 0 || j >= Cols) detail::fail_check();
+#elif !defined(__CUDACC__)
+    if (j < 0 || j >= Cols) cpu::detail::piece_index_past_end("carbide::strided_tile_mut::store_column", j, Cols);
+    for (int i = 0; i < rows_inside_ && j < cols_inside_; ++i)
+      cpu::detail::record_here(cpu::Access::Write, data_ + row(i) * pitch_ + col(j), sizeof(T));
 #endif
     if (j >= cols_inside_) return;
     T* to = data_ + first_row_ * pitch_ + col(j);
@@ -838,6 +930,12 @@ class strided_tile_mut {
         first_col_(first_col), col_stride_(col_stride), row_step_(row_stride * pitch),
         rows_inside_(inside<Rows>(first_row, row_stride, rows)),
         cols_inside_(inside<Cols>(first_col, col_stride, cols)) {}
+#if !defined(__CUDACC__)
+  static void check_piece(const char* what, int i, int j) {
+    if (i < 0 || i >= Rows) cpu::detail::piece_index_past_end(what, i, Rows);
+    if (j < 0 || j >= Cols) cpu::detail::piece_index_past_end(what, j, Cols);
+  }
+#endif
   // How many of the Count indexes first, first + stride, … lie below `size` (a prefix of them).
   template <int Count>
   CARBIDE_DEVICE static int inside(std::size_t first, std::size_t stride, std::size_t size) {
@@ -882,6 +980,9 @@ class disjoint_span {
   CARBIDE_DEVICE pair_mut<T> get_mut_pair(const thread::index_1d_witness& own, std::size_t stride) const {
 #if defined(__CUDACC__) && defined(CARBIDE_CHECKED)
     if (stride == 0 || (stride & (stride - 1)) != 0) detail::fail_check();
+#elif !defined(__CUDACC__)
+    if (stride == 0 || (stride & (stride - 1)) != 0)
+      cpu::detail::stride_not_power_of_two("carbide::disjoint_span::get_mut_pair", stride);
 #endif
     const std::size_t first = 2 * own.get() - (own.get() & (stride - 1));
     return detail::witness_factory::make<pair_mut<T>>(first + stride < size_ ? data_ : nullptr,
@@ -894,6 +995,9 @@ class disjoint_span {
     static_assert(R >= 2, "a butterfly has at least two elements");
 #if defined(__CUDACC__) && defined(CARBIDE_CHECKED)
     if (stride == 0 || (stride & (stride - 1)) != 0) detail::fail_check();
+#elif !defined(__CUDACC__)
+    if (stride == 0 || (stride & (stride - 1)) != 0)
+      cpu::detail::stride_not_power_of_two("carbide::disjoint_span::get_mut_radix", stride);
 #endif
     const std::size_t lo = own.get() & (stride - 1);
     const std::size_t first = (own.get() - lo) * R + lo;
@@ -903,8 +1007,12 @@ class disjoint_span {
   // The leader form: element b of a per-block output (a reduction's partial, a scan's block
   // total) for block b of the launch (counted x fastest), given to the block's local thread 0;
   // nullptr for every other thread and for blocks past the end.
-  CARBIDE_DEVICE T* get_mut_block([[maybe_unused]] const thread::local_index_witness& own) const {
-    CARBIDE_ON_DEVICE(return block_element(own, detail::flat_block_index()), "carbide::disjoint_span::get_mut_block");
+  CARBIDE_DEVICE T* get_mut_block(const thread::local_index_witness& own) const {
+#if defined(__CUDACC__)
+    return block_element(own, detail::flat_block_index());
+#else
+    return block_element(own, cpu::detail::flat_block_index(cpu::detail::this_thread("carbide::disjoint_span::get_mut_block")));
+#endif
   }
   // The same for the index a block-stride loop gives the block (block::grid_stride).
   CARBIDE_DEVICE T* get_mut_block(const thread::local_index_witness& own, const thread::block_index_witness& block) const {
@@ -912,10 +1020,14 @@ class disjoint_span {
   }
   // The block's region of n elements, dealt out to its threads (see block_region_mut); n must be
   // the same for the whole launch.
-  CARBIDE_DEVICE block_region_mut<T> get_mut_block_region([[maybe_unused]] const thread::local_index_witness& own,
-                                                          [[maybe_unused]] std::size_t n) const {
-    CARBIDE_ON_DEVICE(return block_region(own, n, detail::flat_block_index()),
-                      "carbide::disjoint_span::get_mut_block_region");
+  CARBIDE_DEVICE block_region_mut<T> get_mut_block_region(const thread::local_index_witness& own,
+                                                          std::size_t n) const {
+#if defined(__CUDACC__)
+    return block_region(own, n, detail::flat_block_index());
+#else
+    return block_region(
+        own, n, cpu::detail::flat_block_index(cpu::detail::this_thread("carbide::disjoint_span::get_mut_block_region")));
+#endif
   }
   // Region `block.get()` of n elements: a block-stride loop's row, dealt out to the block's threads.
   CARBIDE_DEVICE block_region_mut<T> get_mut_block_region(const thread::local_index_witness& own, std::size_t n,
@@ -926,12 +1038,16 @@ class disjoint_span {
   // block (see strided_chunks_mut). The block's own index is i minus the thread's, so a
   // grid-stride witness gets the pieces of the block it stands for.
   template <int K, int N>
-  CARBIDE_DEVICE strided_chunks_mut<T, K, N> get_mut_strided_chunks(
-      [[maybe_unused]] const thread::index_1d_witness& own) const {
-    using Pieces [[maybe_unused]] = strided_chunks_mut<T, K, N>;  // no commas inside the macro's argument
-    CARBIDE_ON_DEVICE(return detail::witness_factory::make<Pieces>(
-                          data_, size_, (own.get() - threadIdx.x) * N + threadIdx.x, std::size_t(blockDim.x)),
-                      "carbide::disjoint_span::get_mut_strided_chunks");
+  CARBIDE_DEVICE strided_chunks_mut<T, K, N> get_mut_strided_chunks(const thread::index_1d_witness& own) const {
+    using Pieces = strided_chunks_mut<T, K, N>;
+#if defined(__CUDACC__)
+    return detail::witness_factory::make<Pieces>(data_, size_, (own.get() - threadIdx.x) * N + threadIdx.x,
+                                                 std::size_t(blockDim.x));
+#else
+    const auto& t = cpu::detail::this_thread("carbide::disjoint_span::get_mut_strided_chunks");
+    return detail::witness_factory::make<Pieces>(data_, size_, (own.get() - t.thread_idx.x) * N + t.thread_idx.x,
+                                                 std::size_t(t.block_dim.x));
+#endif
   }
 
  private:
@@ -940,17 +1056,19 @@ class disjoint_span {
   CARBIDE_DEVICE T* block_element(const thread::local_index_witness& own, std::size_t block) const {
     return own.get() == 0 && block < size_ ? detail::non_null(data_ + block) : nullptr;
   }
-  CARBIDE_DEVICE block_region_mut<T> block_region([[maybe_unused]] const thread::local_index_witness& own,
-                                                  [[maybe_unused]] std::size_t n,
-                                                  [[maybe_unused]] std::size_t block) const {
-    CARBIDE_ON_DEVICE(
-        const std::size_t start = block * n;
-        const std::size_t inside = start < size_ ? (size_ - start < n ? size_ - start : n) : 0;
-        const std::size_t threads = std::size_t(blockDim.x) * blockDim.y * blockDim.z;
-        const unsigned count = inside > own.get() ? unsigned((inside - own.get() + threads - 1) / threads) : 0u;
-        return detail::witness_factory::make<block_region_mut<T>>(data_ + (count ? start : 0), std::size_t(own.get()),
-                                                                  threads, count),
-        "carbide::disjoint_span::get_mut_block_region");
+  CARBIDE_DEVICE block_region_mut<T> block_region(const thread::local_index_witness& own, std::size_t n,
+                                                  std::size_t block) const {
+    const std::size_t start = block * n;
+    const std::size_t inside = start < size_ ? (size_ - start < n ? size_ - start : n) : 0;
+#if defined(__CUDACC__)
+    const std::size_t threads = std::size_t(blockDim.x) * blockDim.y * blockDim.z;
+#else
+    const auto& t = cpu::detail::this_thread("carbide::disjoint_span::get_mut_block_region");
+    const std::size_t threads = std::size_t(t.block_dim.x) * t.block_dim.y * t.block_dim.z;
+#endif
+    const unsigned count = inside > own.get() ? unsigned((inside - own.get() + threads - 1) / threads) : 0u;
+    return detail::witness_factory::make<block_region_mut<T>>(data_ + (count ? start : 0), std::size_t(own.get()),
+                                                              threads, count);
   }
   T* data_ = nullptr;
   std::size_t size_ = 0;
@@ -969,7 +1087,11 @@ class span2d {
   CARBIDE_HOST_DEVICE std::size_t cols() const { return cols_; }
   CARBIDE_HOST_DEVICE std::size_t pitch() const { return pitch_; }  // elements between rows
   CARBIDE_DEVICE decltype(auto) operator()(std::size_t row, std::size_t col) const {
-#if defined(CARBIDE_CHECKED)
+#if !defined(__CUDACC__)
+    // Always checked on the CPU, naming the row and column.
+    if (row >= rows_ || col >= cols_) cpu::detail::position_past_edge(elements_.data(), row, col, rows_, cols_);
+    return elements_[row * pitch_ + col];
+#elif defined(CARBIDE_CHECKED)
     // A column past the edge selects an index past the end, which the span refuses.
     return elements_[col < cols_ ? row * pitch_ + col : elements_.size()];
 #else
@@ -1046,14 +1168,20 @@ class disjoint_span2d {
   // The block's region starts at its first thread's (row, col) times the piece's extent; its
   // threads take the region's rows and columns in turn.
   template <int Rows, int Cols>
-  CARBIDE_DEVICE strided_tile_mut<T, Rows, Cols> strided_tile_at([[maybe_unused]] std::size_t thread_row,
-                                                                 [[maybe_unused]] std::size_t thread_col) const {
-    using Tile [[maybe_unused]] = strided_tile_mut<T, Rows, Cols>;  // no commas inside the macro's argument
-    CARBIDE_ON_DEVICE(return detail::witness_factory::make<Tile>(
-                          data_, rows_, cols_, pitch_, (thread_row - threadIdx.y) * Rows + threadIdx.y,
-                          std::size_t(blockDim.y), (thread_col - threadIdx.x) * Cols + threadIdx.x,
-                          std::size_t(blockDim.x)),
-                      "carbide::disjoint_span2d::get_mut_strided_tile");
+  CARBIDE_DEVICE strided_tile_mut<T, Rows, Cols> strided_tile_at(std::size_t thread_row, std::size_t thread_col) const {
+    using Tile = strided_tile_mut<T, Rows, Cols>;
+#if defined(__CUDACC__)
+    return detail::witness_factory::make<Tile>(data_, rows_, cols_, pitch_,
+                                               (thread_row - threadIdx.y) * Rows + threadIdx.y, std::size_t(blockDim.y),
+                                               (thread_col - threadIdx.x) * Cols + threadIdx.x, std::size_t(blockDim.x));
+#else
+    const auto& t = cpu::detail::this_thread("carbide::disjoint_span2d::get_mut_strided_tile");
+    return detail::witness_factory::make<Tile>(data_, rows_, cols_, pitch_,
+                                               (thread_row - t.thread_idx.y) * Rows + t.thread_idx.y,
+                                               std::size_t(t.block_dim.y),
+                                               (thread_col - t.thread_idx.x) * Cols + t.thread_idx.x,
+                                               std::size_t(t.block_dim.x));
+#endif
   }
   T* data_ = nullptr;
   std::size_t rows_ = 0, cols_ = 0, pitch_ = 0;
@@ -1065,32 +1193,52 @@ class atomic_span {
  public:
   using element_type = T;
   CARBIDE_HOST_DEVICE std::size_t size() const { return size_; }
-  CARBIDE_DEVICE T fetch_add([[maybe_unused]] std::size_t i, [[maybe_unused]] T v) const {
-    CARBIDE_ON_DEVICE(return atomicAdd(at(i), v), "carbide::atomic_span::fetch_add");
+#if defined(__CUDACC__)
+  CARBIDE_DEVICE T fetch_add(std::size_t i, T v) const { return atomicAdd(at(i), v); }
+  CARBIDE_DEVICE T fetch_min(std::size_t i, T v) const { return atomicMin(at(i), v); }
+  CARBIDE_DEVICE T fetch_max(std::size_t i, T v) const { return atomicMax(at(i), v); }
+  CARBIDE_DEVICE T exchange(std::size_t i, T v) const { return atomicExch(at(i), v); }
+  // Returns the value found; the swap happened when it equals `expected`.
+  CARBIDE_DEVICE T compare_exchange(std::size_t i, T expected, T desired) const {
+    return atomicCAS(at(i), expected, desired);
   }
-  CARBIDE_DEVICE T fetch_min([[maybe_unused]] std::size_t i, [[maybe_unused]] T v) const {
-    CARBIDE_ON_DEVICE(return atomicMin(at(i), v), "carbide::atomic_span::fetch_min");
+  CARBIDE_DEVICE T load(std::size_t i) const { return *static_cast<volatile T*>(at(i)); }
+#else
+  // std::atomic_ref in the runtime, for the element types CUDA has atomics for; any other type
+  // compiles (a host program may name it) and fails the launch that reaches it.
+  CARBIDE_DEVICE T fetch_add(std::size_t i, T v) const {
+    if constexpr (cpu::detail::has_atomics<T>) return cpu::detail::atomic_fetch_add(at(i), v);
+    else cpu::detail::unsupported_atomic("carbide::atomic_span::fetch_add", sizeof(T));
   }
-  CARBIDE_DEVICE T fetch_max([[maybe_unused]] std::size_t i, [[maybe_unused]] T v) const {
-    CARBIDE_ON_DEVICE(return atomicMax(at(i), v), "carbide::atomic_span::fetch_max");
+  CARBIDE_DEVICE T fetch_min(std::size_t i, T v) const {
+    if constexpr (cpu::detail::has_atomics<T>) return cpu::detail::atomic_fetch_min(at(i), v);
+    else cpu::detail::unsupported_atomic("carbide::atomic_span::fetch_min", sizeof(T));
   }
-  CARBIDE_DEVICE T exchange([[maybe_unused]] std::size_t i, [[maybe_unused]] T v) const {
-    CARBIDE_ON_DEVICE(return atomicExch(at(i), v), "carbide::atomic_span::exchange");
+  CARBIDE_DEVICE T fetch_max(std::size_t i, T v) const {
+    if constexpr (cpu::detail::has_atomics<T>) return cpu::detail::atomic_fetch_max(at(i), v);
+    else cpu::detail::unsupported_atomic("carbide::atomic_span::fetch_max", sizeof(T));
+  }
+  CARBIDE_DEVICE T exchange(std::size_t i, T v) const {
+    if constexpr (cpu::detail::has_atomics<T>) return cpu::detail::atomic_exchange(at(i), v);
+    else cpu::detail::unsupported_atomic("carbide::atomic_span::exchange", sizeof(T));
   }
   // Returns the value found; the swap happened when it equals `expected`.
-  CARBIDE_DEVICE T compare_exchange([[maybe_unused]] std::size_t i, [[maybe_unused]] T expected,
-                                  [[maybe_unused]] T desired) const {
-    CARBIDE_ON_DEVICE(return atomicCAS(at(i), expected, desired),
-                      "carbide::atomic_span::compare_exchange");
+  CARBIDE_DEVICE T compare_exchange(std::size_t i, T expected, T desired) const {
+    if constexpr (cpu::detail::has_atomics<T>) return cpu::detail::atomic_compare_exchange(at(i), expected, desired);
+    else cpu::detail::unsupported_atomic("carbide::atomic_span::compare_exchange", sizeof(T));
   }
-  CARBIDE_DEVICE T load([[maybe_unused]] std::size_t i) const {
-    CARBIDE_ON_DEVICE(return *static_cast<volatile T*>(at(i)), "carbide::atomic_span::load");
+  CARBIDE_DEVICE T load(std::size_t i) const {
+    if constexpr (cpu::detail::has_atomics<T>) return cpu::detail::atomic_load(at(i));
+    else cpu::detail::unsupported_atomic("carbide::atomic_span::load", sizeof(T));
   }
+#endif
 
  private:
   CARBIDE_DEVICE T* at(std::size_t i) const {
 #if defined(__CUDACC__) && defined(CARBIDE_CHECKED)
     if (i >= size_) detail::fail_check();
+#elif !defined(__CUDACC__)
+    if (i >= size_) cpu::detail::index_past_end(data_, i, size_);
 #endif
     return data_ + i;
   }
@@ -1138,11 +1286,15 @@ namespace thread {
 using grid_stride_range = detail::stride_range<index_1d_witness>;
 
 template <class View>
-CARBIDE_DEVICE grid_stride_range grid_stride([[maybe_unused]] const View& view) {
-  CARBIDE_ON_DEVICE(return detail::witness_factory::make<grid_stride_range>(
-                        std::size_t(blockIdx.x) * blockDim.x + threadIdx.x,
-                        std::size_t(gridDim.x) * blockDim.x, view.size()),
-                    "carbide::thread::grid_stride");
+CARBIDE_DEVICE grid_stride_range grid_stride(const View& view) {
+#if defined(__CUDACC__)
+  return detail::witness_factory::make<grid_stride_range>(std::size_t(blockIdx.x) * blockDim.x + threadIdx.x,
+                                                          std::size_t(gridDim.x) * blockDim.x, view.size());
+#else
+  const auto& t = cpu::detail::this_thread("carbide::thread::grid_stride");
+  return detail::witness_factory::make<grid_stride_range>(std::size_t(t.block_idx.x) * t.block_dim.x + t.thread_idx.x,
+                                                          std::size_t(t.grid_dim.x) * t.block_dim.x, view.size());
+#endif
 }
 
 }  // namespace thread
@@ -1155,10 +1307,15 @@ namespace block {
 // iterations, so the loop may hold block::sync() when `count` is the same for the whole block.
 using grid_stride_range = detail::stride_range<thread::block_index_witness>;
 
-CARBIDE_DEVICE grid_stride_range grid_stride([[maybe_unused]] std::size_t count) {
-  CARBIDE_ON_DEVICE(return detail::witness_factory::make<grid_stride_range>(
-                        detail::flat_block_index(), std::size_t(gridDim.x) * gridDim.y * gridDim.z, count),
-                    "carbide::block::grid_stride");
+CARBIDE_DEVICE grid_stride_range grid_stride(std::size_t count) {
+#if defined(__CUDACC__)
+  return detail::witness_factory::make<grid_stride_range>(detail::flat_block_index(),
+                                                          std::size_t(gridDim.x) * gridDim.y * gridDim.z, count);
+#else
+  const auto& t = cpu::detail::this_thread("carbide::block::grid_stride");
+  return detail::witness_factory::make<grid_stride_range>(cpu::detail::flat_block_index(t),
+                                                          std::size_t(t.grid_dim.x) * t.grid_dim.y * t.grid_dim.z, count);
+#endif
 }
 
 }  // namespace block

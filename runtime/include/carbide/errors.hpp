@@ -1,9 +1,11 @@
 // Every failure the runtime reports is a carbide::Error; the kinds say who must act.
 #pragma once
 
+#include <array>
 #include <exception>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace carbide {
 
@@ -66,6 +68,56 @@ class NoDeviceError : public Error {
  private:
   int ordinal_, device_count_;
 };
+
+// A kernel running on the CPU (Context::create_cpu) did what a GPU would not report, or would hang
+// on: two threads raced on one address, an index ran past a view's end, a barrier or warp
+// collective was not reached by every thread that must meet there, a requirement failed, or the
+// launch ran past CARBIDE_CPU_TIMEOUT. The launch was stopped; the context, its streams and the
+// other buffers stay usable, and the next launch runs.
+class KernelError : public Error {
+ public:
+  // Unsupported: the CPU form cannot run what the kernel asks (an atomic on a type CUDA has none
+  // for, or a CPU entry that disagrees with its kernel: translate it again).
+  enum class Kind {
+    DataRace,
+    IndexOutOfRange,
+    DivergentBarrier,
+    DivergentCollective,
+    Timeout,
+    RequirementFailed,
+    Unsupported
+  };
+  // Wait: the thread waits there, at a barrier or a warp collective.
+  enum class AccessKind { Read, Write, ReadWrite, Atomic, Wait };
+  // One thread's access, or where it waits.
+  struct Access {
+    std::string file;
+    unsigned line = 0;
+    std::array<unsigned, 3> block{}, thread{};  // x, y, z
+    AccessKind kind = AccessKind::Read;
+  };
+
+  // `message` says what happened; what() is "kernel <kernel>: <message>".
+  KernelError(Kind kind, std::string kernel, const std::string& message, std::vector<Access> accesses = {},
+              std::string location = "");
+  Kind kind() const { return kind_; }
+  const std::string& kernel() const { return kernel_; }
+  // A race's two accesses, the earlier first; the failing access of an index past the end; the
+  // first thread at the barrier or collective; empty for a timeout.
+  const std::vector<Access>& accesses() const { return accesses_; }
+  // The memory as the kernel names it: a parameter's view and index ("c[1025]") or a shared
+  // array's ("tile[37]"); empty where the error is not about one address.
+  const std::string& location() const { return location_; }
+
+ private:
+  Kind kind_;
+  std::string kernel_;
+  std::vector<Access> accesses_;
+  std::string location_;
+};
+
+// "read", "write", "read-write", "atomic", "wait".
+const char* to_string(KernelError::AccessKind kind);
 
 // For main's handler, so that a failure ends the program with its message instead of
 // std::terminate's abort: prints "<program's file name>: error: <what()>" on stderr and returns

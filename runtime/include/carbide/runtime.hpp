@@ -1,7 +1,9 @@
-// The host runtime over the CUDA driver API. It never includes <cuda.h>: driver handles stay
-// opaque here, so a program that includes Carbide needs no CUDA headers to compile.
+// The host runtime over the CUDA driver API, or over host memory and the CPU engine for a CPU
+// context (DESIGN §11). It never includes <cuda.h>: driver handles stay opaque here, so a program
+// that includes Carbide needs no CUDA headers to compile.
 #pragma once
 
+#include <carbide/cpu.hpp>
 #include <carbide/device.hpp>
 #include <carbide/errors.hpp>
 #include <carbide/launch.hpp>
@@ -25,15 +27,26 @@ class Stream;
 class Event;
 class Graph;
 
-// A CUDA device with its primary context. Copies share the context.
+// A CUDA device with its primary context, or the CPU (create_cpu). Copies share the context.
 class Context {
  public:
+  // GPU `ordinal`; throws NoDeviceError where there is none.
   static Context create(int ordinal);
+  // The CPU: buffers in host memory, kernels run by the CPU forms the translator emits, with the
+  // run-time checks of DESIGN §11. Every call shares one CPU context.
+  static Context create_cpu();
+  // GPU 0 where there is one, else the CPU, saying so on stderr. CARBIDE_DEVICE=cpu, gpu or gpu:N
+  // forces the choice (gpu where there is none throws NoDeviceError).
+  static Context create_default();
+  bool is_cpu() const;
   Stream default_stream() const;
   Stream create_stream() const;
   Event create_event() const;
   const DeviceLimits& limits() const;
+  // The GPU's ordinal; kCpuOrdinal for the CPU, which no GPU has, so that the launch checks refuse
+  // a CPU buffer on a GPU stream and the other way round.
   int ordinal() const;
+  static constexpr int kCpuOrdinal = -1;
   // The number of CUDA devices; 0 (not an error) where there is no driver or no GPU.
   static int device_count();
   // Why device_count() is 0 ("" when it is not), for messages and skipped tests.
@@ -430,11 +443,15 @@ struct unnameable_argument {
 
 struct LoadedModuleState;
 
-// A module image loaded into one context, with its kernels looked up by entry name.
+// A module image loaded into one context, with its kernels looked up by entry name. On a CPU
+// context the module runs its kernels' CPU forms instead, given in the order of the entry names;
+// on a GPU context those are ignored (and on a CPU one the image is).
 class LoadedModule {
  public:
   LoadedModule(const Context& context, const void* image,
                std::initializer_list<const char*> entry_names);
+  LoadedModule(const Context& context, const void* image, std::initializer_list<const char*> entry_names,
+               std::initializer_list<cpu::ModuleEntry> cpu_entries);
   const Context& context() const { return context_; }
   const KernelFootprint& footprint(std::size_t kernel) const;
   // Lets a kernel use more than the default dynamic shared memory, where its contract asks.

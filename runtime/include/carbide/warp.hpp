@@ -7,20 +7,42 @@ namespace carbide::warp {
 
 inline constexpr unsigned kFullMask = 0xffffffffu;
 
+// On the CPU the warp's lanes meet in the engine, which hands each lane the value it asks for
+// (its own where the lane it names lies outside the warp).
+#if defined(__CUDACC__)
 template <class T>
-CARBIDE_DEVICE T shfl_down([[maybe_unused]] T value, [[maybe_unused]] unsigned delta) {
-  CARBIDE_ON_DEVICE(return __shfl_down_sync(kFullMask, value, delta), "carbide::warp::shfl_down");
+CARBIDE_DEVICE T shfl_down(T value, unsigned delta) {
+  return __shfl_down_sync(kFullMask, value, delta);
 }
 
 template <class T>
-CARBIDE_DEVICE T shfl_up([[maybe_unused]] T value, [[maybe_unused]] unsigned delta) {
-  CARBIDE_ON_DEVICE(return __shfl_up_sync(kFullMask, value, delta), "carbide::warp::shfl_up");
+CARBIDE_DEVICE T shfl_up(T value, unsigned delta) {
+  return __shfl_up_sync(kFullMask, value, delta);
 }
 
 template <class T>
-CARBIDE_DEVICE T shfl_xor([[maybe_unused]] T value, [[maybe_unused]] unsigned lane_mask) {
-  CARBIDE_ON_DEVICE(return __shfl_xor_sync(kFullMask, value, lane_mask), "carbide::warp::shfl_xor");
+CARBIDE_DEVICE T shfl_xor(T value, unsigned lane_mask) {
+  return __shfl_xor_sync(kFullMask, value, lane_mask);
 }
+#else
+template <class T>
+CARBIDE_DEVICE T shfl_down(T value, unsigned delta) {
+  cpu::detail::shuffle(cpu::detail::Shuffle::Down, &value, sizeof value, delta);
+  return value;
+}
+
+template <class T>
+CARBIDE_DEVICE T shfl_up(T value, unsigned delta) {
+  cpu::detail::shuffle(cpu::detail::Shuffle::Up, &value, sizeof value, delta);
+  return value;
+}
+
+template <class T>
+CARBIDE_DEVICE T shfl_xor(T value, unsigned lane_mask) {
+  cpu::detail::shuffle(cpu::detail::Shuffle::Xor, &value, sizeof value, lane_mask);
+  return value;
+}
+#endif
 
 // The sum over the warp, delivered to every lane.
 template <class T>
@@ -31,27 +53,28 @@ CARBIDE_DEVICE T reduce_add(T value) {
 
 // The sum over lanes 0..lane, to each lane (an inclusive scan of the warp).
 template <class T>
-CARBIDE_DEVICE T inclusive_scan_add([[maybe_unused]] T value) {
+CARBIDE_DEVICE T inclusive_scan_add(T value) {
 #if defined(__CUDACC__)
   const unsigned lane = thread::flat_thread_index() & 31u;
+#else
+  const unsigned lane = cpu::detail::this_thread("carbide::warp::inclusive_scan_add").local_index & 31u;
+#endif
   for (unsigned delta = 1; delta < 32; delta <<= 1) {
     const T below = shfl_up(value, delta);
     if (lane >= delta) value += below;
   }
   return value;
-#else
-  detail::device_only("carbide::warp::inclusive_scan_add");
-#endif
 }
 
-CARBIDE_DEVICE unsigned ballot([[maybe_unused]] bool predicate) {
-  CARBIDE_ON_DEVICE(return __ballot_sync(kFullMask, predicate), "carbide::warp::ballot");
-}
-CARBIDE_DEVICE bool any([[maybe_unused]] bool predicate) {
-  CARBIDE_ON_DEVICE(return __any_sync(kFullMask, predicate) != 0, "carbide::warp::any");
-}
-CARBIDE_DEVICE bool all([[maybe_unused]] bool predicate) {
-  CARBIDE_ON_DEVICE(return __all_sync(kFullMask, predicate) != 0, "carbide::warp::all");
-}
+#if defined(__CUDACC__)
+CARBIDE_DEVICE unsigned ballot(bool predicate) { return __ballot_sync(kFullMask, predicate); }
+CARBIDE_DEVICE bool any(bool predicate) { return __any_sync(kFullMask, predicate) != 0; }
+CARBIDE_DEVICE bool all(bool predicate) { return __all_sync(kFullMask, predicate) != 0; }
+#else
+// In a partial last warp, the lanes that exist: ballot sets their bits only, all asks only them.
+CARBIDE_DEVICE unsigned ballot(bool predicate) { return cpu::detail::vote(cpu::detail::Vote::Ballot, predicate); }
+CARBIDE_DEVICE bool any(bool predicate) { return cpu::detail::vote(cpu::detail::Vote::Any, predicate) != 0; }
+CARBIDE_DEVICE bool all(bool predicate) { return cpu::detail::vote(cpu::detail::Vote::All, predicate) != 0; }
+#endif
 
 }  // namespace carbide::warp
