@@ -5,7 +5,8 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 packages=(cmake ninja-build g++ python3
           llvm-19-dev libclang-19-dev clang-19 clang-tools-19 clang-tidy-19 libclang-rt-19-dev
-          libboost-program-options-dev libboost-context-dev googletest libgtest-dev)
+          libboost-program-options-dev libboost-context-dev googletest libgtest-dev
+          gdb)  # the CPU path's debugger test (tests/lit/cpu/gdb.test)
 missing=()
 for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")

@@ -1,5 +1,6 @@
 # lit configuration for Carbide's translator tests.
 import os
+import shutil
 import sys
 
 import lit.formats
@@ -23,6 +24,9 @@ if config.carbide_tidy:
     # Ahead of %carbide, which would otherwise replace its first half.
     config.substitutions.insert(0, ("%carbide_tidy", config.carbide_tidy))
 config.substitutions.append(("%python", sys.executable))
+# scripts/setup.sh installs gdb; elsewhere the debugger test shows as UNSUPPORTED.
+if shutil.which("gdb"):
+    config.available_features.add("gdb")
 config.substitutions.append(("%host_cxx", config.cxx))
 # The clang-tidy wrapper, or "-" where there is none (scripts that take it as an argument).
 config.substitutions.append(("%tidy_or_dash", config.carbide_tidy or "-"))

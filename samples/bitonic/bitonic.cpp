@@ -48,8 +48,8 @@ void bitonic_sort(bitonic::Module& module, const carbide::Stream& stream,
 }  // namespace
 
 int main(int argc, char** argv) try {
-  const bool small = sample::small_run(argc, argv);
-  auto ctx = carbide::Context::create(0);
+  auto ctx = carbide::Context::create_default();  // GPU 0, else the CPU
+  const bool small = sample::small_run(argc, argv, ctx);
   auto stream = ctx.default_stream();
   const std::size_t n = std::size_t(1) << (small ? 16 : 24);
   const std::vector<float> keys = sample::random_floats(n);

@@ -2,6 +2,8 @@
 // relative error against it, and one PASSED/FAILED line.
 #pragma once
 
+#include <carbide/runtime.hpp>
+
 #include <cmath>
 #include <cstdio>
 #include <random>
@@ -10,9 +12,10 @@
 
 namespace sample {
 
-// `--small`: sizes a sanitizer can get through in seconds, with the same partial edges.
-inline bool small_run(int argc, char** argv) {
-  return argc > 1 && std::string_view(argv[1]) == "--small";
+// `--small`, or a run on the CPU: sizes a sanitizer or the CPU context gets through in seconds,
+// with the same partial edges.
+inline bool small_run(int argc, char** argv, const carbide::Context& context) {
+  return context.is_cpu() || (argc > 1 && std::string_view(argv[1]) == "--small");
 }
 
 inline std::mt19937& generator() {

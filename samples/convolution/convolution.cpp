@@ -203,8 +203,8 @@ std::vector<double> reference(const std::vector<float>& image, int width, int he
 }  // namespace
 
 int main(int argc, char** argv) try {
-  const bool small = sample::small_run(argc, argv);
-  auto ctx = carbide::Context::create(0);
+  auto ctx = carbide::Context::create_default();  // GPU 0, else the CPU
+  const bool small = sample::small_run(argc, argv, ctx);
   auto stream = ctx.default_stream();
   // 3072 × 3072 as the sample; --small keeps several blocks each way (multiples of 128 and 64).
   const int width = small ? 256 : 3072, height = small ? 128 : 3072;

@@ -95,8 +95,8 @@ std::vector<double> reference(const std::vector<float>& a, const std::vector<flo
 }  // namespace
 
 int main(int argc, char** argv) try {
-  const bool small = sample::small_run(argc, argv);
-  auto ctx = carbide::Context::create(0);
+  auto ctx = carbide::Context::create(0);  // cuBLAS needs a GPU
+  const bool small = sample::small_run(argc, argv, ctx);
   auto stream = ctx.create_stream();
   const std::size_t m = small ? 200 : 4000, n = small ? 136 : 3000, k = small ? 72 : 2000;
   const std::vector<float> a = sample::random_floats(m * k), b = sample::random_floats(k * n),

@@ -31,8 +31,8 @@ void histogram(carbide::span<const std::uint32_t> words, carbide::atomic_span<un
 }  // namespace histogram
 
 int main(int argc, char** argv) try {
-  const bool small = sample::small_run(argc, argv);
-  auto ctx = carbide::Context::create(0);
+  auto ctx = carbide::Context::create_default();  // GPU 0, else the CPU
+  const bool small = sample::small_run(argc, argv, ctx);
   auto stream = ctx.default_stream();
   const std::size_t words = std::size_t(1) << (small ? 16 : 26);
   std::vector<std::uint32_t> data(words);

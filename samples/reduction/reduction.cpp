@@ -48,8 +48,8 @@ void sum(carbide::span<const float> in, carbide::atomic_span<float> total) {
 }  // namespace reduction
 
 int main(int argc, char** argv) try {
-  const bool small = sample::small_run(argc, argv);
-  auto ctx = carbide::Context::create(0);
+  auto ctx = carbide::Context::create_default();  // GPU 0, else the CPU
+  const bool small = sample::small_run(argc, argv, ctx);
   auto stream = ctx.default_stream();
   const std::size_t n = (std::size_t(1) << (small ? 16 : 28)) + 7;
   const std::vector<float> values = sample::random_floats(n);

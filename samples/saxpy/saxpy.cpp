@@ -29,8 +29,8 @@ void saxpy(float a, carbide::span<const float> x, carbide::span<const float> y,
 }  // namespace saxpy
 
 int main(int argc, char** argv) try {
-  const bool small = sample::small_run(argc, argv);
-  auto ctx = carbide::Context::create(0);
+  auto ctx = carbide::Context::create_default();  // GPU 0, else the CPU
+  const bool small = sample::small_run(argc, argv, ctx);
   auto stream = ctx.default_stream();
   const std::size_t n = (std::size_t(1) << (small ? 16 : 26)) + 3;
   const std::vector<float> x = sample::random_floats(n), y = sample::random_floats(n);

@@ -85,8 +85,8 @@ void sgemm(carbide::span<const float> a, carbide::span<const float> b, std::uint
 }  // namespace sgemm
 
 int main(int argc, char** argv) try {
-  const bool small = sample::small_run(argc, argv);
-  auto ctx = carbide::Context::create(0);
+  auto ctx = carbide::Context::create_default();  // GPU 0, else the CPU
+  const bool small = sample::small_run(argc, argv, ctx);
   auto stream = ctx.default_stream();
   const std::uint32_t m = small ? 256 : 1024, n = small ? 128 : 768, k = small ? 64 : 520;
   if (m % sgemm::kTileM || n % sgemm::kTileN || k % sgemm::kTileK)

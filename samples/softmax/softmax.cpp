@@ -66,8 +66,8 @@ void softmax(carbide::span<const float> in, carbide::disjoint_span2d<float> out)
 }  // namespace softmax
 
 int main(int argc, char** argv) try {
-  const bool small = sample::small_run(argc, argv);
-  auto ctx = carbide::Context::create(0);
+  auto ctx = carbide::Context::create_default();  // GPU 0, else the CPU
+  const bool small = sample::small_run(argc, argv, ctx);
   auto stream = ctx.default_stream();
   const std::size_t rows = small ? 64 : 16384, cols = softmax::kCols;
   const std::vector<float> in = sample::random_floats(rows * cols, -8.f, 8.f);

@@ -70,8 +70,8 @@ void stencil(carbide::span<const float> in, Weights weights, carbide::disjoint_s
 }  // namespace stencil
 
 int main(int argc, char** argv) try {
-  const bool small = sample::small_run(argc, argv);
-  auto ctx = carbide::Context::create(0);
+  auto ctx = carbide::Context::create_default();  // GPU 0, else the CPU
+  const bool small = sample::small_run(argc, argv, ctx);
   auto stream = ctx.default_stream();
   const std::size_t n = (std::size_t(1) << (small ? 16 : 26)) + 100;
   const std::vector<float> in = sample::random_floats(n);

@@ -39,8 +39,8 @@ int run(const tile_add::Module& module, const carbide::Stream& stream, std::size
 }
 
 int main(int argc, char** argv) try {
-  const std::size_t n = sample::small_run(argc, argv) ? 100000 : (std::size_t(1) << 26) + 1000;
-  auto context = carbide::Context::create(0);
+  auto context = carbide::Context::create_default();  // GPU 0, else the CPU
+  const std::size_t n = sample::small_run(argc, argv, context) ? 100000 : (std::size_t(1) << 26) + 1000;
   auto stream = context.default_stream();
   const auto module = tile_add::load(context);
   const int f32 = run<float>(module, stream, n, "tile add, f32");

@@ -61,8 +61,8 @@ int run(const tile_gemm::Module& module, const carbide::Stream& stream, std::siz
 }
 
 int main(int argc, char** argv) try {
-  const bool small = sample::small_run(argc, argv);
-  auto context = carbide::Context::create(0);
+  auto context = carbide::Context::create_default();  // GPU 0, else the CPU
+  const bool small = sample::small_run(argc, argv, context);
   auto stream = context.default_stream();
   const auto module = tile_gemm::load(context);
   return run(module, stream, small ? 256 : 4096, small ? 256 : 4096, small ? 256 : 4096) |

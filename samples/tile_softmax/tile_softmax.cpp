@@ -36,8 +36,8 @@ int run(const tile_softmax::Module& module, const carbide::Stream& stream, std::
 }
 
 int main(int argc, char** argv) try {
-  const bool small = sample::small_run(argc, argv);
-  auto context = carbide::Context::create(0);
+  auto context = carbide::Context::create_default();  // GPU 0, else the CPU
+  const bool small = sample::small_run(argc, argv, context);
   auto stream = context.default_stream();
   const auto module = tile_softmax::load(context);
   return run(module, stream, small ? 64 : 16384, 4096) | run(module, stream, small ? 33 : 1000, 3000);

@@ -76,8 +76,8 @@ void transpose_row_order(carbide::span<const float> in, std::uint32_t in_rows, s
 }  // namespace transpose
 
 int main(int argc, char** argv) try {
-  const bool small = sample::small_run(argc, argv);
-  auto ctx = carbide::Context::create(0);
+  auto ctx = carbide::Context::create_default();  // GPU 0, else the CPU
+  const bool small = sample::small_run(argc, argv, ctx);
   auto stream = ctx.default_stream();
   const std::uint32_t rows = (small ? 256 : 8192) + 17, cols = (small ? 256 : 8192) - 5;  // partial tiles on both edges
   const std::vector<float> in = sample::random_floats(std::size_t(rows) * cols);

@@ -19,7 +19,7 @@ void vecadd(carbide::span<const float> a, carbide::span<const float> b,
 }  // namespace kernels
 
 int main(int, char** argv) try {
-  auto ctx = carbide::Context::create(0);                            // NoDeviceError without a GPU
+  auto ctx = carbide::Context::create_default();                     // GPU 0, else the CPU
   auto stream = ctx.default_stream();
   constexpr std::size_t N = 1024;
   std::vector<float> a_host(N), b_host(N);

@@ -104,8 +104,8 @@ std::vector<double> reference_transform(const std::vector<float>& values) {
 }  // namespace
 
 int main(int argc, char** argv) try {
-  const bool small = sample::small_run(argc, argv);
-  auto ctx = carbide::Context::create(0);
+  auto ctx = carbide::Context::create_default();  // GPU 0, else the CPU
+  const bool small = sample::small_run(argc, argv, ctx);
   auto stream = ctx.default_stream();
   // 2^23 as the sample; --small keeps one radix-4 stage (2^13) and the odd piece size.
   const std::size_t n = std::size_t(1) << (small ? 13 : 23);

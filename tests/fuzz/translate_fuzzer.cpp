@@ -119,7 +119,7 @@ void generate(const pipeline::Analysis& analysis) {
   require_line_directives_name_files(
       codegen::generate_host_stubs(program, {".version 8.0\n", "PTX for sm_90"},
                                    program.stem + ".carbide.hpp", tag, context,
-                                   analysis.ast->getPreprocessor(), *analysis.tiles),
+                                   analysis.ast->getPreprocessor(), analysis.proven, *analysis.tiles),
       stubs_name);
   (void)output::make_depfile({stubs_name}, context.getSourceManager(), {analysis.api_header->path});
 }

@@ -23,20 +23,20 @@ std::string message_of(Call call) {
 
 TEST(Tensor, ZeroedHoldsZerosWithItsExtents) {
   CARBIDE_REQUIRE_DEVICE();
-  auto ctx = carbide::Context::create(0);
+  auto ctx = test_context();
   auto stream = ctx.default_stream();
   auto t = carbide::Tensor<float>::zeroed(stream, {3, 5, 7});
   EXPECT_EQ(t.extents(), (std::vector<std::size_t>{3, 5, 7}));
   EXPECT_EQ(t.rank(), 3u);
   EXPECT_EQ(t.size(), 105u);
   EXPECT_EQ(t.bytes(), 420u);
-  EXPECT_EQ(t.context().ordinal(), 0);
+  EXPECT_EQ(t.context().ordinal(), ctx.ordinal());
   EXPECT_EQ(t.to_host_vec(stream), std::vector<float>(105, 0.f));
 }
 
 TEST(Tensor, FloatAndBf16RoundTripExactly) {
   CARBIDE_REQUIRE_DEVICE();
-  auto ctx = carbide::Context::create(0);
+  auto ctx = test_context();
   auto stream = ctx.default_stream();
   std::vector<float> floats(300 * 129);
   for (std::size_t i = 0; i < floats.size(); ++i) floats[i] = float(i) * 0.5f - 1000.f;
@@ -56,7 +56,7 @@ TEST(Tensor, FloatAndBf16RoundTripExactly) {
 
 TEST(Tensor, FromHostOfTheWrongSizeIsRejected) {
   CARBIDE_REQUIRE_DEVICE();
-  auto ctx = carbide::Context::create(0);
+  auto ctx = test_context();
   auto stream = ctx.default_stream();
   const std::vector<float> ten(10);
   EXPECT_EQ(message_of([&] { carbide::Tensor<float>::from_host(stream, ten, {3, 4}); }),
@@ -65,7 +65,7 @@ TEST(Tensor, FromHostOfTheWrongSizeIsRejected) {
 
 TEST(Partition, HoldsTheTensorUntilUnpartitioned) {
   CARBIDE_REQUIRE_DEVICE();
-  auto ctx = carbide::Context::create(0);
+  auto ctx = test_context();
   auto stream = ctx.default_stream();
   std::vector<float> values(300 * 200, 2.f);
   auto t = carbide::Tensor<float>::from_host(stream, values, {300, 200});
@@ -85,7 +85,7 @@ TEST(Partition, HoldsTheTensorUntilUnpartitioned) {
 
 TEST(Partition, ShapeOfAnotherRankIsRejectedAndTheTensorKept) {
   CARBIDE_REQUIRE_DEVICE();
-  auto ctx = carbide::Context::create(0);
+  auto ctx = test_context();
   auto stream = ctx.default_stream();
   auto t = carbide::Tensor<float>::zeroed(stream, {300, 200});
   EXPECT_EQ(message_of([&] { std::move(t).partition(ct::shape<128>{}); }),
@@ -96,7 +96,7 @@ TEST(Partition, ShapeOfAnotherRankIsRejectedAndTheTensorKept) {
 
 TEST(Tensor, MovedFromTensorThrowsSayingHowToGetItBack) {
   CARBIDE_REQUIRE_DEVICE();
-  auto ctx = carbide::Context::create(0);
+  auto ctx = test_context();
   auto stream = ctx.default_stream();
   auto t = carbide::Tensor<float>::zeroed(stream, {64});
   auto p = std::move(t).partition(ct::shape<16>{});
@@ -115,7 +115,7 @@ TEST(Tensor, MovedFromTensorThrowsSayingHowToGetItBack) {
 
 TEST(TileLaunch, ArgumentsDescribeTheTensors) {
   CARBIDE_REQUIRE_DEVICE();
-  auto ctx = carbide::Context::create(0);
+  auto ctx = test_context();
   auto stream = ctx.default_stream();
   auto a = carbide::Tensor<ct::bf16>::zeroed(stream, {300, 64});
   auto c = std::move(carbide::Tensor<ct::bf16>::zeroed(stream, {300, 200}))
@@ -139,7 +139,7 @@ TEST(TileLaunch, ArgumentsDescribeTheTensors) {
 
 TEST(TileLaunch, RankMismatchAndEmptyArgumentsAreRejected) {
   CARBIDE_REQUIRE_DEVICE();
-  auto ctx = carbide::Context::create(0);
+  auto ctx = test_context();
   auto stream = ctx.default_stream();
   auto b = carbide::Tensor<ct::bf16>::zeroed(stream, {300});
   EXPECT_EQ(message_of([&] { carbide::detail::tile_input<2>("kernels::gemm", "b", b); }),
@@ -159,7 +159,7 @@ TEST(TileLaunch, RankMismatchAndEmptyArgumentsAreRejected) {
 
 TEST(TileLaunch, OutputsOfDifferentGridsAreRejected) {
   CARBIDE_REQUIRE_DEVICE();
-  auto ctx = carbide::Context::create(0);
+  auto ctx = test_context();
   auto stream = ctx.default_stream();
   using carbide::Tensor;
   using carbide::detail::output_tiles;
@@ -183,7 +183,7 @@ TEST(TileLaunch, OutputsOfDifferentGridsAreRejected) {
 
 TEST(TileLaunch, OutputOverlappingAnInputIsRejected) {
   CARBIDE_REQUIRE_DEVICE();
-  auto ctx = carbide::Context::create(0);
+  auto ctx = test_context();
   auto stream = ctx.default_stream();
   auto x = carbide::Tensor<float>::zeroed(stream, {256, 256});
   auto y = std::move(carbide::Tensor<float>::zeroed(stream, {256, 256}))

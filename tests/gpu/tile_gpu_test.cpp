@@ -22,7 +22,7 @@ std::vector<float> scaled_rows(const std::vector<float>& x, const std::vector<fl
 }
 
 void run_scale_rows(std::size_t rows, std::size_t cols, std::size_t weights) {
-  auto ctx = carbide::Context::create(0);
+  auto ctx = test_context();
   auto stream = ctx.default_stream();
   const auto module = gpu_tiles::load(ctx);
   const auto x = carbide::Tensor<float>::from_host(stream, random_floats(rows * cols), {rows, cols});

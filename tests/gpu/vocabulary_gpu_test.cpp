@@ -15,7 +15,7 @@ constexpr unsigned kBlock = 256;
 
 TEST(Vocabulary, BlockTreeAndWarpPartialsSumAllElements) {
   CARBIDE_REQUIRE_DEVICE();
-  auto ctx = carbide::Context::create(0);
+  auto ctx = test_context();
   auto stream = ctx.default_stream();
   const std::size_t n = (1 << 22) + 1000;
   const auto in = random_floats(n);
@@ -56,7 +56,7 @@ void expect_blocks_reversed(const gpu_vocabulary::Module& module, const carbide:
 
 TEST(Vocabulary, KernelTemplateInstancesRunWithTheirOwnArguments) {
   CARBIDE_REQUIRE_DEVICE();
-  auto ctx = carbide::Context::create(0);
+  auto ctx = test_context();
   auto stream = ctx.default_stream();
   auto module = gpu_vocabulary::load(ctx);
   expect_blocks_reversed<float, 256>(module, stream);
@@ -65,7 +65,7 @@ TEST(Vocabulary, KernelTemplateInstancesRunWithTheirOwnArguments) {
 
 TEST(Vocabulary, AtomicHistogramCountsExactly) {
   CARBIDE_REQUIRE_DEVICE();
-  auto ctx = carbide::Context::create(0);
+  auto ctx = test_context();
   auto stream = ctx.default_stream();
   const std::size_t n = 1 << 20;
   std::mt19937 generator(std::random_device{}());
@@ -83,7 +83,7 @@ TEST(Vocabulary, AtomicHistogramCountsExactly) {
 
 TEST(Vocabulary, TwoDimensionalViewReachesEveryElementOnce) {
   CARBIDE_REQUIRE_DEVICE();
-  auto ctx = carbide::Context::create(0);
+  auto ctx = test_context();
   auto stream = ctx.default_stream();
   const std::size_t rows = 333, cols = 517;  // not multiples of the 16x16 block
   auto m = carbide::DeviceBuffer2D<float>::from_host(stream, poisoned(rows * cols), rows, cols);
@@ -103,7 +103,7 @@ TEST(Vocabulary, TwoDimensionalViewReachesEveryElementOnce) {
 // read view through flat(), and copy_from copies buffers and matrices without a host trip.
 TEST(Vocabulary, LaunchesChainThroughFlatMatricesAndDeviceCopies) {
   CARBIDE_REQUIRE_DEVICE();
-  auto ctx = carbide::Context::create(0);
+  auto ctx = test_context();
   auto stream = ctx.default_stream();
   const std::size_t rows = 33, cols = 20;
   auto m = carbide::DeviceBuffer2D<float>::from_host(stream, poisoned(rows * cols), rows, cols);
@@ -144,7 +144,7 @@ TEST(Vocabulary, LaunchesChainThroughFlatMatricesAndDeviceCopies) {
 
 TEST(Vocabulary, TilePiecesStoreByRowAndByColumnUpToTheEdges) {
   CARBIDE_REQUIRE_DEVICE();
-  auto ctx = carbide::Context::create(0);
+  auto ctx = test_context();
   auto stream = ctx.default_stream();
   const std::size_t rows = 70, cols = 37;  // edges cut the last pieces in both directions
   auto by_columns = carbide::DeviceBuffer2D<float>::from_host(stream, poisoned(rows * cols), rows, cols);
@@ -169,7 +169,7 @@ TEST(Vocabulary, TilePiecesStoreByRowAndByColumnUpToTheEdges) {
 
 TEST(Vocabulary, StridedPiecesAndTilesGiveEveryElementToOneThread) {
   CARBIDE_REQUIRE_DEVICE();
-  auto ctx = carbide::Context::create(0);
+  auto ctx = test_context();
   auto stream = ctx.default_stream();
   auto module = gpu_vocabulary::load(ctx);
   const std::size_t n = 5 * 3 * 4 * kBlock - 4 * kBlock - 2;  // whole pieces past the end, a partial one
@@ -202,7 +202,7 @@ TEST(Vocabulary, StridedPiecesAndTilesGiveEveryElementToOneThread) {
 // under the only grid the launch accepts, the output's 2 × 3 tile grid transposed.
 TEST(Vocabulary, TransposedTilesWriteEveryElementOnce) {
   CARBIDE_REQUIRE_DEVICE();
-  auto ctx = carbide::Context::create(0);
+  auto ctx = test_context();
   auto stream = ctx.default_stream();
   auto module = gpu_vocabulary::load(ctx);
   const std::size_t rows = 70, cols = 45;
@@ -231,7 +231,7 @@ TEST(Vocabulary, TransposedTilesWriteEveryElementOnce) {
 
 TEST(Vocabulary, TransposedElementsLandAtTheirOwnCoordinates) {
   CARBIDE_REQUIRE_DEVICE();
-  auto ctx = carbide::Context::create(0);
+  auto ctx = test_context();
   auto stream = ctx.default_stream();
   auto module = gpu_vocabulary::load(ctx);
   const std::size_t rows = 37, cols = 50;  // 10 × 4 tiles of 4 × 16, the last row and column partial
@@ -261,7 +261,7 @@ void walsh_on_host(std::vector<float>& values) {
 // one thread at every stage, with one block more than the groups need (their groups lie past the
 // end and are empty).
 void expect_walsh_in_place(unsigned radix) {
-  auto ctx = carbide::Context::create(0);
+  auto ctx = test_context();
   auto stream = ctx.default_stream();
   const std::size_t n = std::size_t(1) << 12;
   std::vector<float> values(n);
@@ -297,7 +297,7 @@ TEST(Vocabulary, RadixFourGroupsTransformInPlace) {
 // at the view's end and the blocks past the totals' end get no element.
 TEST(Vocabulary, BlockRegionsAndLeadersCoverTheirElementsOnce) {
   CARBIDE_REQUIRE_DEVICE();
-  auto ctx = carbide::Context::create(0);
+  auto ctx = test_context();
   auto stream = ctx.default_stream();
   const unsigned grid_x = 5, grid_y = 3, blocks = grid_x * grid_y;
   const std::size_t n = 100 * blocks - 37, totals_n = blocks - 2;
@@ -319,7 +319,7 @@ TEST(Vocabulary, BlockRegionsAndLeadersCoverTheirElementsOnce) {
 // once, and the halo threads none (a one-element halo wrongly owned would be written twice).
 TEST(Vocabulary, HaloBlocksWriteEveryOutputOnceFromTheirInnerThreads) {
   CARBIDE_REQUIRE_DEVICE();
-  auto ctx = carbide::Context::create(0);
+  auto ctx = test_context();
   auto stream = ctx.default_stream();
   const std::size_t n = 10007;
   const std::vector<float> values = random_floats(n);
@@ -370,7 +370,7 @@ TEST(Vocabulary, HaloBlocksWriteEveryOutputOnceFromTheirInnerThreads) {
 // More rows than blocks: each block takes rows b, b + 7, … (block::grid_stride), every row once.
 TEST(Vocabulary, BlockStrideRowsGoToOneBlockEach) {
   CARBIDE_REQUIRE_DEVICE();
-  auto ctx = carbide::Context::create(0);
+  auto ctx = test_context();
   auto stream = ctx.default_stream();
   const unsigned rows = 100, cols = 300, blocks = 7;
   const std::vector<float> values = random_floats(std::size_t(rows) * cols);
@@ -396,7 +396,7 @@ TEST(Vocabulary, BlockStrideRowsGoToOneBlockEach) {
 
 TEST(Vocabulary, StridedPiecesUpdateInPlace) {
   CARBIDE_REQUIRE_DEVICE();
-  auto ctx = carbide::Context::create(0);
+  auto ctx = test_context();
   auto stream = ctx.default_stream();
   const std::size_t n = 5 * 3 * 4 * kBlock - 4 * kBlock - 2;  // whole pieces past the end, a partial one
   const auto values = random_floats(n);
@@ -411,7 +411,7 @@ TEST(Vocabulary, StridedPiecesUpdateInPlace) {
 
 TEST(Vocabulary, RecordsFromAHeaderTravelThroughViews) {
   CARBIDE_REQUIRE_DEVICE();
-  auto ctx = carbide::Context::create(0);
+  auto ctx = test_context();
   auto stream = ctx.default_stream();
   const std::size_t n = 1000 + 3;
   const auto speeds = random_floats(3 * n);
@@ -437,7 +437,7 @@ TEST(Vocabulary, RecordsFromAHeaderTravelThroughViews) {
 
 TEST(Vocabulary, GridStrideLoopCoversMoreElementsThanThreads) {
   CARBIDE_REQUIRE_DEVICE();
-  auto ctx = carbide::Context::create(0);
+  auto ctx = test_context();
   auto stream = ctx.default_stream();
   const std::size_t n = (1 << 21) + 3;
   const auto in = random_floats(n);
@@ -454,7 +454,7 @@ TEST(Vocabulary, GridStrideLoopCoversMoreElementsThanThreads) {
 
 TEST(Vocabulary, SharedTileReversesEachBlock) {
   CARBIDE_REQUIRE_DEVICE();
-  auto ctx = carbide::Context::create(0);
+  auto ctx = test_context();
   auto stream = ctx.default_stream();
   const std::size_t n = kBlock * 1024;
   const auto in = random_floats(n);
@@ -474,7 +474,7 @@ TEST(Vocabulary, SharedTileReversesEachBlock) {
 
 TEST(Vocabulary, WarpInclusiveScanAddsEachLanesPredecessors) {
   CARBIDE_REQUIRE_DEVICE();
-  auto ctx = carbide::Context::create(0);
+  auto ctx = test_context();
   auto stream = ctx.default_stream();
   const std::size_t n = kBlock * 64 + 40;  // a partial last warp reads zeros past the end
   std::vector<unsigned> in(n);
@@ -497,7 +497,7 @@ TEST(Vocabulary, WarpInclusiveScanAddsEachLanesPredecessors) {
 
 TEST(Vocabulary, IntrinsicsOnTheDeviceMatchTheirHostDefinitions) {
   CARBIDE_REQUIRE_DEVICE();
-  auto ctx = carbide::Context::create(0);
+  auto ctx = test_context();
   auto stream = ctx.default_stream();
   const std::size_t n = kBlock * 40 + 17;
   std::mt19937 generator(std::random_device{}());
@@ -537,7 +537,7 @@ TEST(Vocabulary, IntrinsicsOnTheDeviceMatchTheirHostDefinitions) {
 
 TEST(Vocabulary, DynamicSharedMemoryBeyond48KiBHoldsATile) {
   CARBIDE_REQUIRE_DEVICE();
-  auto ctx = carbide::Context::create(0);
+  auto ctx = test_context();
   auto stream = ctx.default_stream();
   const std::size_t n = kBlock * 512;
   const auto in = random_floats(n);
@@ -557,7 +557,7 @@ TEST(Vocabulary, DynamicSharedMemoryBeyond48KiBHoldsATile) {
 
 TEST(Vocabulary, ChunksLoadAndStoreFourAtATimeWithAPartialTail) {
   CARBIDE_REQUIRE_DEVICE();
-  auto ctx = carbide::Context::create(0);
+  auto ctx = test_context();
   auto stream = ctx.default_stream();
   const std::size_t n = kBlock * 4 * 100 + 7;
   const auto in = random_floats(n);

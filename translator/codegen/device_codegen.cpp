@@ -3,6 +3,7 @@
 #include "codegen/copied_declarations.hpp"
 #include "codegen/copied_macros.hpp"
 #include "codegen/generated_text.hpp"
+#include "codegen/shared_sites.hpp"
 #include "model/annotations.hpp"
 #include "model/vocabulary.hpp"
 #include "support/file_names.hpp"
@@ -30,45 +31,6 @@ void mark_device_functions(const model::Program& program, clang::Rewriter& rewri
                                                     : "__device__ ";
     rewriter.InsertTextBefore(sources.getExpansionLoc(function->getBeginLoc()), marker);
   }
-}
-
-// Each `block::shared<T, N>()` in device code becomes `block::shared_at<T, N, Site>()`, so that
-// every call site has its own __shared__ array (one template instance per site).
-class SharedSiteNumberer : public clang::RecursiveASTVisitor<SharedSiteNumberer> {
- public:
-  explicit SharedSiteNumberer(clang::Rewriter& rewriter) : rewriter_(rewriter) {}
-
-  bool VisitDeclRefExpr(clang::DeclRefExpr* ref) {
-    if (model::vocabulary::is_block_shared(ref->getDecl()))
-      number(ref->getNameInfo().getLoc(), ref->getRAngleLoc());
-    return true;
-  }
-  bool VisitUnresolvedLookupExpr(clang::UnresolvedLookupExpr* lookup) {
-    for (const clang::NamedDecl* candidate : lookup->decls())
-      if (model::vocabulary::is_block_shared(candidate)) {
-        number(lookup->getNameLoc(), lookup->getRAngleLoc());
-        break;
-      }
-    return true;
-  }
-
- private:
-  void number(clang::SourceLocation name, clang::SourceLocation right_angle) {
-    const clang::SourceManager& sources = rewriter_.getSourceMgr();
-    if (right_angle.isInvalid() || !numbered_.insert(sources.getExpansionLoc(name)).second) return;
-    rewriter_.ReplaceText(sources.getExpansionLoc(name), 6, "shared_at");
-    rewriter_.InsertTextBefore(sources.getExpansionLoc(right_angle),
-                               ", " + std::to_string(next_site_++));
-  }
-  clang::Rewriter& rewriter_;
-  unsigned next_site_ = 0;
-  std::set<clang::SourceLocation> numbered_;
-};
-
-void number_shared_sites(const model::Program& program, clang::Rewriter& rewriter) {
-  SharedSiteNumberer numberer(rewriter);
-  for (const clang::FunctionDecl* function : program.device.functions)
-    if (function->hasBody()) numberer.TraverseStmt(function->getBody());
 }
 
 // A contract's block is compiled in as its thread count (.maxntid); the nvcc stage then makes
@@ -166,7 +128,7 @@ std::string generate_device_source(const model::Program& program, clang::ASTCont
   const clang::SourceManager& sources = context.getSourceManager();
   clang::Rewriter rewriter(const_cast<clang::SourceManager&>(sources), context.getLangOpts());
   mark_device_functions(program, rewriter);
-  number_shared_sites(program, rewriter);
+  (void)number_shared_sites(program, rewriter);
   mark_proven_indexes(proven.in_range, rewriter);
   mark_narrow_witnesses(proven.narrow_witnesses, rewriter);
 

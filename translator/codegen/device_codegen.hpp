@@ -1,14 +1,15 @@
 #pragma once
 
-#include <clang/Lex/Preprocessor.h>
 #include "model/module_model.hpp"
 #include "tile/tile_programs.hpp"
 
 #include <clang/AST/ASTContext.h>
 #include <clang/AST/ExprCXX.h>
+#include <clang/Lex/Preprocessor.h>
 
 #include "nvcc/ptx_directives.hpp"
 
+#include <set>
 #include <string>
 #include <vector>
 
@@ -21,6 +22,9 @@ struct ProvenFacts {
   std::vector<const clang::Expr*> in_range;
   // Witness sources that only `index_bits = 32` kernels reach: emitted as their 32-bit twins.
   std::vector<const clang::CallExpr*> narrow_witnesses;
+  // The kernels (canonical declarations) that reach a barrier or a warp collective: on the CPU
+  // their threads run as fibers that meet there.
+  std::set<const clang::FunctionDecl*> synchronizing;
 };
 
 // The checked CUDA C++ for a program: every declaration the kernels reach, copied from the

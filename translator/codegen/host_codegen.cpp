@@ -2,6 +2,7 @@
 
 #include "analysis/view_claims.hpp"
 #include "codegen/copied_declarations.hpp"
+#include "codegen/cpu_codegen.hpp"
 #include "codegen/copied_macros.hpp"
 #include "codegen/generated_text.hpp"
 #include "codegen/tile_stubs.hpp"
@@ -344,7 +345,7 @@ std::string tag_api_header(std::string& header) {
 std::string generate_host_stubs(const model::Program& program, const ModuleImage& image,
                                 const std::string& api_header_name, const std::string& api_tag,
                                 clang::ASTContext& context, clang::Preprocessor& preprocessor,
-                                const tile::TilePrograms& tiles) {
+                                const ProvenFacts& proven, const tile::TilePrograms& tiles) {
   const std::string source_name = support::printable_name(llvm::sys::path::filename(program.source_path));
   std::string text = banner(source_name, "host stubs that load and launch its kernels");
   // The stem holds no '"' or backslash (support::unusable_source_path): a header name has no escapes.
@@ -364,6 +365,7 @@ std::string generate_host_stubs(const model::Program& program, const ModuleImage
   }
   text += "\nnamespace {\n\n// " + image.description +
           ".\n" + image_array(image.bytes) + "\n}  // namespace\n";
+  text += generate_cpu_kernels(program, context, preprocessor, proven, tiles, text);
   analysis::ViewClaimFinder claims(context);
   for (const model::Module& module : program.modules) {
     text += "\n" + open_namespaces(module.namespace_path, module.inline_namespaces) + "namespace {\n";
@@ -383,6 +385,13 @@ std::string generate_host_stubs(const model::Program& program, const ModuleImage
       entries.push_back(tile::whole_entry_name(kernel.entry_name));
     }
     for (std::size_t i = 0; i < entries.size(); ++i) text += std::string(i ? ", " : "") + c_string(entries[i]);
+    // On a CPU context, the same entries' CPU forms: a whole-launch entry runs its kernel's, which
+    // has no edge tests to leave out.
+    text += "},\n      {";
+    for (std::size_t i = 0; i < module.kernels.size(); ++i)
+      text += std::string(i ? ", " : "") + cpu_entry_reference(module.kernels[i]);
+    for (std::size_t i = 0; i < module.kernels.size(); ++i)
+      if (whole_entries[i]) text += ", " + cpu_entry_reference(module.kernels[i]);
     text += "}));\n}\n\n";
     for (std::size_t i = 0; i < module.kernels.size(); ++i) {
       const model::Kernel& kernel = module.kernels[i];

@@ -1,10 +1,11 @@
 #pragma once
 
-#include <clang/Lex/Preprocessor.h>
+#include "codegen/device_codegen.hpp"
 #include "model/module_model.hpp"
 #include "tile/tile_programs.hpp"
 
 #include <clang/AST/ASTContext.h>
+#include <clang/Lex/Preprocessor.h>
 
 #include <string>
 
@@ -25,13 +26,13 @@ struct ModuleImage {
   std::string description;  // e.g. "PTX for sm_90 from nvcc 13.0"
 };
 
-// The host stubs: the module loader with the image embedded, prepare_<k> and the launches, and
-// the definitions of the user records that views hold (read from `context`'s sources), and the
-// launches of the tile kernels with their plans. `api_tag`
-// is what tag_api_header returned for the header they include.
+// The host stubs: the module loader with the image embedded and the kernels' CPU forms
+// (codegen/cpu_codegen), prepare_<k> and the launches, the definitions of the user records that
+// views hold (read from `context`'s sources), and the launches of the tile kernels with their
+// plans. `api_tag` is what tag_api_header returned for the header they include.
 std::string generate_host_stubs(const model::Program& program, const ModuleImage& image,
                                 const std::string& api_header_name, const std::string& api_tag,
                                 clang::ASTContext& context, clang::Preprocessor& preprocessor,
-                                const tile::TilePrograms& tiles);
+                                const ProvenFacts& proven, const tile::TilePrograms& tiles);
 
 }  // namespace carbide::codegen

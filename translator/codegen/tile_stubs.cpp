@@ -94,7 +94,7 @@ std::string tile_kernel_definition(const model::Kernel& kernel, const TileEntrie
     const tile::GemmPlan& gemm = *plan.gemm;
     for (const auto& [operand, rows] : {std::pair{gemm.a, gemm.block_m}, std::pair{gemm.b, gemm.block_k}}) {
       const std::string map = tile::tensor_map_parameter(operand);
-      tensor_maps += "  const auto " + map + " = carbide::detail::tile_tensor_map(kernel, " + quoted(operand) + ", " +
+      tensor_maps += "  const auto " + map + " = carbide::detail::tile_tensor_map(loaded_.context(), kernel, " + quoted(operand) + ", " +
                      operand + "_arg, " + std::to_string(rows) + ", 64);\n";
       args += ", const_cast<void*>(static_cast<const void*>(&" + map + "))";
     }

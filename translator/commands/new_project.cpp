@@ -23,8 +23,9 @@ std::string cmake_lists(const std::string& name) {
 std::string readme(const std::string& name, const std::string& prefix) {
   return "# " + name + "\n\nA Carbide project: `vecadd.cpp` holds a checked kernel and the host code that "
          "launches it.\n\n```sh\ncmake -S . -B build -G Ninja -DCarbide_DIR=" + prefix +
-         "\ncmake --build build && ./build/vecadd\n```\n\nWithout a GPU, `./build/vecadd` says so "
-         "(`vecadd: error: no CUDA device: ...`) and exits 1.\n\n`carbide check vecadd.cpp` reports "
+         "\ncmake --build build && ./build/vecadd\n```\n\nWithout a GPU, `./build/vecadd` runs its kernel "
+         "on the CPU, with run-time race and bounds checks, and says so on stderr; "
+         "`CARBIDE_DEVICE=cpu` asks for that on any machine.\n\n`carbide check vecadd.cpp` reports "
          "problems without building.\n";
 }
 

@@ -290,6 +290,7 @@ Program build_program(clang::ASTContext& context) {
 
   std::map<std::vector<std::string>, std::size_t> module_index;
   std::vector<const clang::FunctionDecl*> compiled;  // plain kernels and launched instances
+  std::vector<const clang::FunctionDecl*> tile_kernels;  // lowered by the tile emitter, copied for the CPU
   for (const clang::FunctionDecl* function : finder.kernels) {
     const std::vector<std::string> path = namespace_path(function);
     auto [it, inserted] = module_index.emplace(path, program.modules.size());
@@ -299,7 +300,7 @@ Program build_program(clang::ASTContext& context) {
     const clang::FunctionTemplateDecl* pattern = function->getDescribedFunctionTemplate();
     if (pattern == nullptr) {
       module.kernels.push_back(build_kernel(context, function));
-      if (!module.kernels.back().is_tile) compiled.push_back(function);
+      (module.kernels.back().is_tile ? tile_kernels : compiled).push_back(function);
       continue;
     }
     module.kernel_templates.push_back(build_kernel(context, function));
@@ -316,11 +317,12 @@ Program build_program(clang::ASTContext& context) {
         kernel.symbol = symbol + "_" + std::to_string(n);
         kernel.entry_name = entry + "_" + std::to_string(n);
       }
-      if (!kernel.is_tile) compiled.push_back(instance);  // tile kernels are lowered, not copied
+      (kernel.is_tile ? tile_kernels : compiled).push_back(instance);  // tile kernels are lowered, not copied
       module.kernels.push_back(std::move(kernel));
     }
   }
   program.device = collect_device_code(context, compiled);
+  program.tile_code = collect_device_code(context, tile_kernels);
   std::vector<const clang::CXXRecordDecl*> view_elements;
   for (const Module& module : program.modules)
     for (const Kernel& kernel : module.kernels)

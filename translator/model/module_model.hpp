@@ -147,6 +147,9 @@ struct Program {
   std::string stem;         // vecadd
   std::vector<Module> modules;
   DeviceCode device;
+  // What the tile kernels reach: the tile emitter lowers them, so the .cu never copies this; the
+  // CPU form (codegen/cpu_codegen) runs it on the tile operations' reference implementations.
+  DeviceCode tile_code;
   // What the host stubs define so that they can size the buffers of views of user records:
   // those records and what their fields name, in source order.
   std::vector<const clang::Decl*> host_type_decls;

@@ -131,6 +131,20 @@ bool named(const clang::NamedDecl* decl, llvm::StringRef name) {
 
 llvm::ArrayRef<DeviceFunction> device_functions() { return kDeviceFunctions; }
 
+bool needs_site_on_cpu(const clang::FunctionDecl* callee) {
+  if (const DeviceFunction* entry = device_function(callee))
+    return entry->role == Role::Barrier || entry->role == Role::WarpCollective;
+  const auto* method = llvm::dyn_cast<clang::CXXMethodDecl>(callee);
+  if (method == nullptr || !is_carbide(method->getParent()) || llvm::isa<clang::CXXConversionDecl>(method) ||
+      named(method->getParent(), "carbide::vec"))
+    return false;
+  static const llvm::StringRef kQueries[] = {"get",   "row",        "col",        "inner",        "size", "rows",
+                                             "cols",  "pitch",      "count",      "index",        "piece", "data",
+                                             "begin", "end",        "coord",      "first_index",  "second_index",
+                                             "tiles", "extent",     "partition"};
+  return !method->getIdentifier() || llvm::find(kQueries, method->getName()) == std::end(kQueries);
+}
+
 namespace {
 constexpr NamedType kTileRecords[] = {
     {"carbide::tile::tile", int(TileRecord::Tile)},

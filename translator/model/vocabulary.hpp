@@ -165,4 +165,11 @@ bool is_unsafe_block(const clang::CXXRecordDecl* record);
 bool is_internal(const clang::NamedDecl* decl);      // carbide::detail, the generated code's own
 bool is_carbide(const clang::NamedDecl* decl);       // anything in namespace carbide
 
+// Whether a CPU run must be told the user's line before this call (codegen/cpu_codegen): a
+// barrier or a warp collective, or a member of a view, shared array or claim that reaches memory
+// itself or checks what it is given (a chunk's load, an atomic, a bounds-checked operator[], a
+// butterfly claim's stride), not a pure query (size(), get(), coord()) and not carbide::vec, a
+// value in the thread's registers.
+bool needs_site_on_cpu(const clang::FunctionDecl* callee);
+
 }  // namespace carbide::model::vocabulary

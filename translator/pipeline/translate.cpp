@@ -149,7 +149,7 @@ Outcome translate_file(const std::string& path, const std::string& out_dir,
       {base + ".carbide.cpp",
        paths.map_line_directives(codegen::generate_host_stubs(
            program, image, header_name, api_tag, analysis->ast->getASTContext(),
-           analysis->ast->getPreprocessor(), *analysis->tiles))},
+           analysis->ast->getPreprocessor(), analysis->proven, *analysis->tiles))},
   };
   if (fat) files.push_back({base + ".fatbin", compiled.fatbin});
   std::vector<std::string> targets;

@@ -137,13 +137,15 @@ void check_gemm_operands(const char* kernel, const MatrixOperand& c, const Matri
 // elements, as an in_arg holds them), read in boxes of box_rows × box_columns with the 128-byte
 // swizzle; elements outside the tensor read as zero. A wgmma GEMM plan's stub passes one for each
 // operand (tile/gemm_sm90.hpp). Throws LaunchContractError for a tensor TMA cannot describe and
-// DriverError when there is no driver or it refuses the map.
+// DriverError when there is no driver or it refuses the map. On a CPU context, tile_tensor_map
+// gives an empty map: the kernel's CPU form reads the operands through their arguments.
 tile::detail::tensor_map encode_tensor_map(const char* kernel, const char* param, const void* data,
                                            const std::int64_t* extent, const std::int64_t* stride,
                                            std::size_t element_bytes, int box_rows, int box_columns);
 template <class T>
-tile::detail::tensor_map tile_tensor_map(const char* kernel, const char* param, const tile::detail::in_arg<T, 2>& arg,
-                                         int box_rows, int box_columns) {
+tile::detail::tensor_map tile_tensor_map(const Context& context, const char* kernel, const char* param,
+                                         const tile::detail::in_arg<T, 2>& arg, int box_rows, int box_columns) {
+  if (context.is_cpu()) return {};
   return encode_tensor_map(kernel, param, arg.data, arg.extent, arg.stride, sizeof(T), box_rows, box_columns);
 }
 

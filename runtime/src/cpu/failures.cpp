@@ -99,9 +99,13 @@ void stride_not_power_of_two(const char* what, std::size_t stride) {
 }
 
 void requirement_failed(const char* condition, const char* file, unsigned line, const char* function) {
+  // CARBIDE_REQUIRE names its own line: the site the failure is reported at.
+  if (ThreadState* t = running_thread) {
+    t->file = file;
+    t->line = line;
+  }
   fail(KernelError::Kind::RequirementFailed, [&](const BlockRun*) {
-    return std::string("requirement failed: ") + condition + " (" + file + ":" + std::to_string(line) + ", in " +
-           function + ")";
+    return std::string("requirement failed: ") + condition + " (in " + function + ")";
   });
 }
 

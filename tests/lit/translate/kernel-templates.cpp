@@ -37,7 +37,8 @@
 // STUBS-NEXT: "kernels::scaled<float, 256>", 1, {256, 1, 1}, 1024, 0, 0};
 // STUBS: const carbide::LaunchContract scaled_double_64_contract{
 // STUBS-NEXT: "kernels::scaled<double, 64>", 1, {64, 1, 1}, 512, 0, 0};
-// STUBS: return Module(carbide::detail::LoadedModule(context, kModuleImage, {"carbide_kernels_scaled_float_128", "carbide_kernels_scaled_float_256", "carbide_kernels_scaled_double_64"}));
+// STUBS: return Module(carbide::detail::LoadedModule(context, kModuleImage, {"carbide_kernels_scaled_float_128", "carbide_kernels_scaled_float_256", "carbide_kernels_scaled_double_64"},
+// STUBS-NEXT: {&carbide_cpu::entry_scaled_float_128, &carbide_cpu::entry_scaled_float_256, &carbide_cpu::entry_scaled_double_64}));
 // STUBS: template <>
 // STUBS-NEXT: carbide::Prepared<Module::scaled_kernel<float, 128>> Module::prepare_scaled<float, 128>(
 // STUBS: template <>

@@ -13,10 +13,16 @@
 // HPP: carbide::DeviceBuffer<physics::Particle>& out
 // STUBS: #include <cstdint>
 // STUBS: namespace physics {
-// STUBS-NEXT: #line [[@LINE+11]] "{{.*}}record-views.cpp"
+// STUBS-NEXT: #line [[@LINE+17]] "{{.*}}record-views.cpp"
 // STUBS-NEXT: constexpr int kDims = 3;
 // STUBS: struct Particle {
+// The records the launch needs come first; the kernel itself only in the CPU form after them.
 // STUBS-NOT: advance
+// STUBS: The kernels' CPU form
+// STUBS: namespace carbide_cpu {
+// STUBS: struct Particle {
+// STUBS: Particle advance(
+// STUBS: ::carbide::cpu::KernelEntry entry_step
 #include <carbide/carbide.hpp>
 
 #include <cstdint>

@@ -50,8 +50,8 @@ void gemm(ct::out<ct::bf16, ct::shape<BM, BN>> c, ct::in<ct::bf16, 2> a, ct::in<
 // STUBS: void Module::gemm<128, 256, 64>(const carbide::Stream& stream,
 // STUBS: carbide::detail::check_gemm_operands(kernel,
 // STUBS: carbide::validate_launch(gemm_128_256_64_contract, config,
-// STUBS: const auto a__tensor_map = carbide::detail::tile_tensor_map(kernel, "a", a_arg, 128, 64);
-// STUBS-NEXT: const auto b__tensor_map = carbide::detail::tile_tensor_map(kernel, "b", b_arg, 64, 64);
+// STUBS: const auto a__tensor_map = carbide::detail::tile_tensor_map(loaded_.context(), kernel, "a", a_arg, 128, 64);
+// STUBS-NEXT: const auto b__tensor_map = carbide::detail::tile_tensor_map(loaded_.context(), kernel, "b", b_arg, 64, 64);
 // STUBS-NEXT: loaded_.reserve_dynamic_shared(0, config.dynamic_shared_bytes);
 // STUBS-NEXT: void* args[] = {&c_arg, &a_arg, &b_arg, const_cast<void*>(static_cast<const void*>(&alpha)), const_cast<void*>(static_cast<const void*>(&a__tensor_map)), const_cast<void*>(static_cast<const void*>(&b__tensor_map))};
 // PTX: .target sm_90a
