@@ -144,10 +144,10 @@ FusedRow tile_attention_row(const carbide::Context& context, const carbide::Stre
   auto run_fused = [&] { fused.attention<64, 64, D, Causal>(stream, o, q, k, v, scale); };
   auto run_unfused = [&] {
     unfused.scores<64, 64, D, Causal>(stream, s, q, k, scale);
-    const auto scores = std::move(s).unpartition();
+    auto scores = std::move(s).unpartition();
     unfused.softmax_rows<kN>(stream, p, scores);
     s = std::move(scores).partition(ct::shape<1, 64, 64>{});
-    const auto weights = std::move(p).unpartition();
+    auto weights = std::move(p).unpartition();
     unfused.weighted_values<128, D, 64>(stream, o_unfused, weights, v);
     p = std::move(weights).partition(ct::shape<1, 1, kN>{});
   };

@@ -3,6 +3,7 @@
 // poisoned with NaN, so an element never written fails; shapes with partial edges everywhere.
 #include "gpu_test_support.hpp"
 #include "tile_language_kernels.carbide.hpp"
+#include "tile_language_types.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -49,11 +50,11 @@ Comparison compare(const std::vector<T>& got, const std::vector<double>& expecte
   result.relative = std::sqrt(error / std::max(norm, 1e-300));
   return result;
 }
-#define EXPECT_CLOSE(got, expected, tolerance, what)          \
-  do {                                                        \
-    const Comparison c = compare(got, expected);              \
-    EXPECT_EQ(c.unwritten, 0u) << what;                       \
-    EXPECT_LT(c.relative, tolerance) << what;                 \
+#define EXPECT_CLOSE(got, expected, tolerance, what)           \
+  do {                                                         \
+    const Comparison comparison_ = compare(got, expected);     \
+    EXPECT_EQ(comparison_.unwritten, 0u) << what;              \
+    EXPECT_LT(comparison_.relative, tolerance) << what;        \
   } while (false)
 
 struct Device {

@@ -4,6 +4,8 @@
 #include <carbide/carbide.hpp>
 #include <carbide/tile.hpp>
 
+#include "tile_language_types.hpp"
+
 #include <algorithm>
 
 namespace gpu_tile_language {
@@ -39,7 +41,6 @@ void bias_gelu(ct::out<ct::bf16, ct::shape<BM, BN>> y, ct::in<ct::bf16, 2> x, ct
 template void bias_gelu<4, 256>(ct::out<ct::bf16, ct::shape<4, 256>>, ct::in<ct::bf16, 2>, ct::in<float, 1>);
 
 // A GEMM whose epilogue reads other tiles and reduces the accumulator; the activation an enum.
-enum class Activation { Gelu, Relu };
 template <int BM, int BN, int BK, Activation A>
 CARBIDE_TILE_KERNEL
 void gemm_epilogue(ct::out<ct::bf16, ct::shape<BM, BN>> c,

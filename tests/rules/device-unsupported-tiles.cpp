@@ -26,6 +26,27 @@ void helper_branch(ct::out<float, ct::shape<64>> y, ct::in<float, 1> x, bool cla
   y.store(clamp_if(ct::load_like(x, y), clamp));
 }
 
+// A scalar may call the standard library; a function of the program only where its value is a
+// constant (it is computed when translating): the entry does not carry the function.
+float runtime_scale(int d) { return 1.0f / float(d); }
+
+CARBIDE_TILE_KERNEL
+void scalar_call(ct::out<float, ct::shape<64>> y, ct::in<float, 1> x, int d) {
+  y.store(ct::load_like(x, y) * runtime_scale(d));
+}
+// CHECK: device-unsupported-tiles.cpp:[[@LINE-2]]:33: error: in tile kernel 'kernels::scalar_call': 'runtime_scale(d)' calls a function of this program, which the tile kernel's entry does not carry; make it constexpr with constant arguments (its value is then computed when translating), or pass its value as a kernel parameter [carbide-device-unsupported]
+
+template <int Depth>
+ct::tile<float, ct::shape<64>> halve(const ct::tile<float, ct::shape<64>>& t) {
+  return halve<Depth>(t * 0.5f);
+}
+
+CARBIDE_TILE_KERNEL
+void recursive(ct::out<float, ct::shape<64>> y, ct::in<float, 1> x) {
+  y.store(halve<2>(ct::load_like(x, y)));
+}
+// CHECK: device-unsupported-tiles.cpp:[[@LINE-6]]:10: error: in tile kernel 'kernels::recursive': 'halve' calls itself; a tile kernel's functions over tiles are read into the kernel, which needs them to end [carbide-device-unsupported]
+
 CARBIDE_TILE_KERNEL
 void branch(ct::out<float, ct::shape<64>> y, ct::in<float, 1> x, int flag) {
   if (flag) y.store(ct::load_like(x, y));
@@ -47,12 +68,14 @@ void records(ct::out<float, ct::shape<64>> y, ct::in<Particle, 1> particles) {
 // CHECK: device-unsupported-tiles.cpp:[[@LINE-3]]:47: error: parameter 'particles' of kernel 'kernels::records' is a tile tensor of 'Particle'; tile tensors hold float, double, integers, ct::bf16 or ct::f16 [carbide-kernel-signature]
 
 // Good: a function over tiles, column sums, nested irange loops, a reduction in a loop, select
-// for a choice, a branch on a constant.
+// for a choice, a branch on a constant, a constant call of the program's function in a scalar.
+constexpr float constant_scale(int d) { return 1.0f / float(d); }
+
 ct::tile<float, ct::shape<64>> twice(const ct::tile<float, ct::shape<64>>& t) { return t * 2.0f; }
 
 CARBIDE_TILE_KERNEL
 void helper_call(ct::out<float, ct::shape<64>> y, ct::in<float, 1> x) {
-  y.store(twice(ct::load_like(x, y)));
+  y.store(twice(ct::load_like(x, y)) * constant_scale(4));
 }
 
 template <bool Twice>

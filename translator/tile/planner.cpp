@@ -99,28 +99,24 @@ bool stages_evenly(int rows, int columns, int threads) {
 }
 
 // Warp tiles of 64×64 (4 × 8 mma tiles a warp), as the measured anchor; 3 stages of cp.async.
-void plan_mma_sync(TilePlan& plan, GemmPlan gemm, const Node& mma) {
-  if (gemm.block_m % 64 || gemm.block_n % 64 || (gemm.block_k != 32 && gemm.block_k != 64))
-    return problem(plan, mma, "the mma.sync lowering needs a block tile of multiples of 64 (M, N) and 32 or 64 (K); "
-                              "this one is " + std::to_string(gemm.block_m) + "×" + std::to_string(gemm.block_n) +
-                              "×" + std::to_string(gemm.block_k));
+// False for a block tile its loader cannot stage (sides of 64, 128 or 256 (M, N) and 32 or 64 (K),
+// every warp copying whole 8-row groups, at most 16 warps): that k-loop runs as mma in a body.
+bool plan_mma_sync(TilePlan& plan, GemmPlan gemm) {
+  if (gemm.block_m % 64 || gemm.block_n % 64 || (gemm.block_k != 32 && gemm.block_k != 64)) return false;
   gemm.instruction = GemmPlan::Instruction::MmaSync;
   gemm.warps_m = gemm.block_m / 64;
   gemm.warps_n = gemm.block_n / 64;
   gemm.stages = 3;
-  plan.threads = 32 * gemm.warps_m * gemm.warps_n;
-  if (plan.threads > kMaxThreads * 2)
-    return problem(plan, mma, "a block tile of " + std::to_string(gemm.block_m) + "×" + std::to_string(gemm.block_n) +
-                              " needs more than 16 warps; use at most 128×256");
-  if (!stages_evenly(gemm.block_m, gemm.block_k, plan.threads) || !stages_evenly(gemm.block_k, gemm.block_n, plan.threads))
-    return problem(plan, mma, "the mma.sync lowering stages a block tile whose sides are 64, 128 or 256 (M, N), "
-                              "with every warp copying whole 8-row groups; this one is " +
-                              std::to_string(gemm.block_m) + "×" + std::to_string(gemm.block_n) + "×" +
-                              std::to_string(gemm.block_k));
+  const int threads = 32 * gemm.warps_m * gemm.warps_n;
+  if (threads > kMaxThreads * 2 || !stages_evenly(gemm.block_m, gemm.block_k, threads) ||
+      !stages_evenly(gemm.block_k, gemm.block_n, threads))
+    return false;
+  plan.threads = threads;
   const std::uint64_t pipeline = std::uint64_t(gemm.stages) * (gemm.block_m + gemm.block_n) * gemm.block_k * 2;
   const std::uint64_t epilogue = std::uint64_t(gemm.block_m) * (gemm.block_n + 8) * sizeof(float);
   plan.dynamic_shared_bytes = std::max(pipeline, epilogue);
   plan.gemm = gemm;
+  return true;
 }
 
 // The wgmma plan, where its atoms and registers allow it: n128 or n256 atoms, 64 rows a consumer
@@ -145,12 +141,11 @@ bool plan_wgmma(TilePlan& plan, GemmPlan gemm) {
   return true;
 }
 
-void plan_gemm(TilePlan& plan, const GemmPlan& gemm, const TileKernel& kernel, const TileTarget& target) {
-  const Node& mma = kernel.node(kernel.body[gemm.loop].body.front().value);
-  // A block tile wgmma cannot take runs on mma.sync, which sm_90a runs as well; so does a batched
-  // GEMM, whose operands' tensor maps would need a third axis.
-  if (target.wgmma && gemm.batch.empty() && plan_wgmma(plan, gemm)) return;
-  plan_mma_sync(plan, gemm, mma);
+// A block tile wgmma cannot take runs on mma.sync, which sm_90a runs as well; so does a batched
+// GEMM, whose operands' tensor maps would need a third axis. False when neither plan takes it.
+bool plan_gemm(TilePlan& plan, const GemmPlan& gemm, const TileTarget& target) {
+  if (target.wgmma && gemm.batch.empty() && plan_wgmma(plan, gemm)) return true;
+  return plan_mma_sync(plan, gemm);
 }
 
 // mma in the body (not the GEMM k-loop): the warps that own the results' rows, one warp across so
@@ -327,9 +322,9 @@ TilePlan plan_tile_kernel(const TileKernel& kernel, const TileTarget& target) {
   if (!kernel.problems.empty()) return plan;
   std::string accumulator;
   std::vector<const Statement*> replaced;  // by the GEMM plan's main loop
-  if (auto gemm = match_gemm(kernel)) {
-    plan_gemm(plan, *gemm, kernel, target);
-    if (!plan.gemm) return plan;
+  // A k-loop whose block tile the pipelined plans cannot stage still runs: as mma in a body.
+  if (auto gemm = match_gemm(kernel); gemm && !plan_gemm(plan, *gemm, target)) plan = TilePlan{};
+  if (plan.gemm) {
     accumulator = kernel.body[plan.gemm->accumulator].name;
     replaced = {&kernel.body[plan.gemm->accumulator], &kernel.body[plan.gemm->loop]};
     const Node& main = kernel.node(kernel.body[plan.gemm->loop].body.front().value);

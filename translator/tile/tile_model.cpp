@@ -595,9 +595,9 @@ class ModelBuilder {
       return shape_problem(node.expr, "mma multiplies a of " + a.shape_text() + " by b of " + b.shape_text() +
                                           "; a's columns and b's rows (k) must agree");
     if (rank == 3 && a.extents[0] != b.extents[0])
-      return shape_problem(node.expr, "mma multiplies a batch of " + std::to_string(a.extents[0]) + " matrices (a, " +
-                                          a.shape_text() + ") by one of " + std::to_string(b.extents[0]) + " (b, " +
-                                          b.shape_text() + "); the leading extents must agree");
+      return shape_problem(node.expr, "mma multiplies a of " + a.shape_text() + " (a batch of " + std::to_string(a.extents[0]) +
+                                          ") by b of " + b.shape_text() + " (a batch of " + std::to_string(b.extents[0]) +
+                                          "); the batch extents must agree");
     std::vector<std::int64_t> result(a.extents.begin(), a.extents.end() - 1);
     result.push_back(b.extents.back());
     if (acc.extents != result) {

@@ -427,7 +427,7 @@ tile<U, S> cast(const tile<T, S>& a) {
 namespace detail {
 template <int Axis, class T, class S, class F>
 tile<T, remove_axis_t<Axis, S>> reduce(const tile<T, S>& a, compute_t<T> init, F f) {
-  static_assert(Axis >= 0 && Axis < S::rank, "the reduced axis is one of the tile's axes");
+  static_assert((Axis >= 0 && Axis < S::rank) || kShapesCheckedByTranslator, "the reduced axis is one of the tile's axes");
   using R = remove_axis_t<Axis, S>;
   std::array<compute_t<T>, std::size_t(R::size)> acc;
   acc.fill(init);
@@ -465,7 +465,7 @@ tile<T, remove_axis_t<Axis, S>> reduce_min(const tile<T, S>& a) {
 namespace detail {
 template <int Axis, class T, class S, class Better>
 tile<int, remove_axis_t<Axis, S>> arg_reduce(const tile<T, S>& a, Better better) {
-  static_assert(Axis >= 0 && Axis < S::rank, "the reduced axis is one of the tile's axes");
+  static_assert((Axis >= 0 && Axis < S::rank) || kShapesCheckedByTranslator, "the reduced axis is one of the tile's axes");
   using R = remove_axis_t<Axis, S>;
   std::array<compute_t<T>, std::size_t(R::size)> best{};
   tile<int, R> where;

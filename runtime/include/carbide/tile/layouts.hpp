@@ -134,19 +134,19 @@ template <class Parent, int Rows>
 inline constexpr bool is_vector_layout_v<cols_of<Parent, Rows>> = true;
 
 // Checks, by enumeration, that a layout deals out every element of a tile to some thread, and
-// only those (host-visible: the planner's choices and tests/unit rest on it).
+// only those (host-visible: tests/unit/tile_layouts_test.cpp runs it over the planner's layouts).
 template <class Shape, class Layout, int Threads>
-CARBIDE_TILE_CONSTEXPR bool covers_every_element() {
+constexpr bool covers_every_element() {
   using L = layout_of<Shape, Layout>;
-  for (int e = 0; e < int(Shape::size); ++e) {
-    bool found = false;
-    for (int t = 0; t < Threads && !found; ++t)
-      for (int i = 0; i < L::kCount && !found; ++i) found = L::index(t, i) == e;
-    if (!found) return false;
-  }
+  bool held[Shape::size] = {};
   for (int t = 0; t < Threads; ++t)
-    for (int i = 0; i < L::kCount; ++i)
-      if (L::index(t, i) >= int(Shape::size)) return false;
+    for (int i = 0; i < L::kCount; ++i) {
+      const int e = L::index(t, i);
+      if (e >= int(Shape::size)) return false;
+      if (e >= 0) held[e] = true;
+    }
+  for (bool each : held)
+    if (!each) return false;
   return true;
 }
 
