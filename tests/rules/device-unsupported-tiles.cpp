@@ -45,7 +45,7 @@ CARBIDE_TILE_KERNEL
 void recursive(ct::out<float, ct::shape<64>> y, ct::in<float, 1> x) {
   y.store(halve<2>(ct::load_like(x, y)));
 }
-// CHECK: device-unsupported-tiles.cpp:[[@LINE-6]]:10: error: in tile kernel 'kernels::recursive': 'halve' calls itself; a tile kernel's functions over tiles are read into the kernel, which needs them to end [carbide-device-unsupported]
+// CHECK: device-unsupported-tiles.cpp:[[@LINE-7]]:10: error: in tile kernel 'kernels::recursive': 'halve' calls itself; a tile kernel's functions over tiles are read into the kernel, which needs them to end [carbide-device-unsupported]
 
 CARBIDE_TILE_KERNEL
 void branch(ct::out<float, ct::shape<64>> y, ct::in<float, 1> x, int flag) {
