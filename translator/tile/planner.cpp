@@ -80,8 +80,10 @@ std::optional<GemmPlan> match_gemm(const TileKernel& kernel) {
     if (rank == 3) gemm.batch = a.index[0];
     gemm.accumulator = declared;
     gemm.loop = loop;
-    for (const Statement& later : kernel.body)
-      if (later.kind == StatementKind::Store) gemm.output = later.name;
+    // The out the accumulator is stored to: the one whose tile is the accumulator's (another out
+    // may hold a reduction of it, as a row maximum beside c).
+    for (const auto& [name, type] : kernel.outs)
+      if (gemm.output.empty() && type.extents == kernel.node(kernel.body[declared].value).type->extents) gemm.output = name;
     if (gemm.output.empty()) continue;
     return gemm;
   }
