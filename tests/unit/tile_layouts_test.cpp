@@ -52,6 +52,22 @@ TEST(TileLayouts, RowAndColumnSlotsNameTheirElementsRowsAndColumns) {
   expect_slots_agree<ct::shape<1, 4096>, ctd::blocked<256, 8>, 256>();   // a row over several slots
 }
 
+// The wgmma plan's accumulator is wgmma's own m64nN fragment map (wgmma.hpp) in each consumer
+// warpgroup, after the producer's threads.
+TEST(TileLayouts, HopperAccumulatorsAreWgmmasFragmentMap) {
+  using L = ctd::layout_of<ct::shape<128, 256>, ctd::sm90::acc<Plan90>>;
+  using Wgmma = ct::sm90::m64nk16_accumulator;
+  for (int thread = 0; thread < 384; ++thread)
+    for (int i = 0; i < L::kCount; ++i) {
+      if (thread < 128) {
+        EXPECT_EQ(L::index(thread, i), -1);
+        continue;
+      }
+      EXPECT_EQ(L::row(thread, i), (thread / 128 - 1) * 64 + Wgmma::row(thread % 128, i)) << thread << ", " << i;
+      EXPECT_EQ(L::column(thread, i), Wgmma::column(thread % 128, i)) << thread << ", " << i;
+    }
+}
+
 // Lane l's C registers of pieces (mi, 2kk) and (mi, 2kk + 1) of an mma_c<W, 1> tile, read as
 // mma_block.hpp packs them, are the A fragment of rows mi·16.. and k step kk.
 TEST(TileLayouts, CFragmentsOfTwoPiecesAreTheAFragmentOfAKStep) {

@@ -49,7 +49,6 @@ struct c_fragment_map {
   static CARBIDE_TILE_CONSTEXPR int index(int thread, int i) {
     return thread < First ? -1 : row(thread, i) * N + column(thread, i);
   }
-  static CARBIDE_TILE_CONSTEXPR int linear_index(int thread, int i) { return index(thread, i); }
 
   // Rows: piece row mi, upper (g) or lower (g + 8) half. Columns: piece column ni, even or odd.
   static constexpr int kRowSlots = kMmaM * 2;
