@@ -298,4 +298,48 @@ TEST(TileLanguage, ColumnMeansAndATransposeThroughSharedMemory) {
   EXPECT_CLOSE(std::move(y).unpartition().to_host_vec(device.stream), expected, 1e-5, "transpose of centered columns");
 }
 
+TEST(TileLanguage, ExchangesBetweenLayoutsThroughSharedMemory) {
+  CARBIDE_REQUIRE_DEVICE();
+  Device device;
+  const std::size_t m = 100, k = 64;
+  const auto a = random_bf16(m * k);
+  const auto x = random_floats(m * m);
+  auto y = carbide::Tensor<float>::from_host(device.stream, poisoned(m * m), {m, m}).partition(ct::shape<64, 64>{});
+  device.module.exchanges(device.stream, y, carbide::Tensor<ct::bf16>::from_host(device.stream, a, {m, k}),
+                          carbide::Tensor<float>::from_host(device.stream, x, {m, m}));
+  // s = A·Aᵀ; each element of a 64 × 64 tile of s scaled by the sum of the tile's row numbered
+  // by its column (rows and columns past m are zero: padding), plus 2x.
+  const auto s = [&](std::size_t r, std::size_t c) {
+    if (r >= m || c >= m) return 0.0;
+    double dot = 0;
+    for (std::size_t p = 0; p < k; ++p) dot += value(a[r * k + p]) * value(a[c * k + p]);
+    return dot;
+  };
+  std::vector<double> expected(m * m);
+  for (std::size_t r = 0; r < m; ++r)
+    for (std::size_t c = 0; c < m; ++c) {
+      const std::size_t first = c / 64 * 64;  // the tile's columns
+      double row_sum = 0;                      // row (first + c % 64) of s, over the tile's columns
+      for (std::size_t q = 0; q < 64; ++q) row_sum += s(r / 64 * 64 + c % 64, first + q);
+      expected[r * m + c] = s(r, c) * row_sum + 2.0 * x[r * m + c];
+    }
+  EXPECT_CLOSE(std::move(y).unpartition().to_host_vec(device.stream), expected, 1e-4, "row sums along columns");
+
+  const std::size_t batch = 3, rows = 6, cols = 40;
+  const auto t = random_floats(batch * rows * cols);
+  auto z = carbide::Tensor<float>::from_host(device.stream, poisoned(t.size()), {batch, rows, cols})
+               .partition(ct::shape<2, 4, 32>{});
+  device.module.middle_axis(device.stream, z, carbide::Tensor<float>::from_host(device.stream, t, {batch, rows, cols}));
+  std::vector<double> shifted(t.size());
+  for (std::size_t b = 0; b < batch; ++b)
+    for (std::size_t r = 0; r < rows; ++r)
+      for (std::size_t c = 0; c < cols; ++c) {
+        const std::size_t first = r / 4 * 4;
+        double largest = first + 4 > rows ? 0.0 : -INFINITY;  // padding rows read 0
+        for (std::size_t q = first; q < std::min(rows, first + 4); ++q) largest = std::max(largest, double(t[(b * rows + q) * cols + c]));
+        shifted[(b * rows + r) * cols + c] = t[(b * rows + r) * cols + c] - largest;
+      }
+  EXPECT_CLOSE(std::move(z).unpartition().to_host_vec(device.stream), shifted, 1e-6, "a middle axis");
+}
+
 }  // namespace

@@ -192,4 +192,23 @@ void centered_transpose(ct::out<float, ct::shape<64, 32>> y, ct::in<float, 2> x)
   y.store(ct::transpose(t - ct::bcast<0>(mean, t)));
 }
 
+// Exchanges the registers cannot make: row sums of an mma result spread along its columns (a
+// vector moved from the rows' layout to the columns'), a reshape that changes the last extent,
+// and a reduction and a bcast along a rank-3 tile's middle axis.
+CARBIDE_TILE_KERNEL
+void exchanges(ct::out<float, ct::shape<64, 64>> y, ct::in<ct::bf16, 2> a, ct::in<float, 2> x) {
+  auto [i, j] = y.coord();
+  auto pa = a.partition(ct::shape<64, 64>{});
+  auto px = x.partition(ct::shape<64, 64>{});
+  auto s = ct::mma(pa.load(i, 0), ct::transpose(pa.load(j, 0)), ct::zeros<float, ct::shape<64, 64>>());
+  auto wide = ct::reshape<ct::shape<32, 128>>(px.load(i, j));
+  y.store(s * ct::bcast<0>(ct::reduce_sum<1>(s), s) + ct::reshape<ct::shape<64, 64>>(wide * 2.0f));
+}
+
+CARBIDE_TILE_KERNEL
+void middle_axis(ct::out<float, ct::shape<2, 4, 32>> y, ct::in<float, 3> x) {
+  auto t = ct::load_like(x, y);
+  y.store(t - ct::bcast<1>(ct::reduce_max<1>(t), t));
+}
+
 }  // namespace gpu_tile_language
