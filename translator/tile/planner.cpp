@@ -3,6 +3,7 @@
 #include <llvm/ADT/StringRef.h>
 
 #include <algorithm>
+#include <cstdint>
 
 namespace carbide::tile {
 namespace {
@@ -308,6 +309,7 @@ const Node* largest_site(const TileKernel& kernel, const TilePlan& plan) {
 
 TileTarget tile_target(const std::vector<std::string>& archs) {
   TileTarget target;
+  target.max_dynamic_shared = UINT64_MAX;
   target.wgmma = !archs.empty() && std::all_of(archs.begin(), archs.end(), [](const std::string& arch) { return arch == "sm_90a"; });
   for (const std::string& arch : archs.empty() ? std::vector<std::string>{"sm_80", "sm_86", "sm_89", "sm_90"} : archs)
     if (max_dynamic_shared(arch) < target.max_dynamic_shared) {

@@ -19,9 +19,9 @@ namespace carbide::tile {
 struct TileTarget {
   bool wgmma = false;  // every architecture is sm_90a: wgmma, TMA and mbarriers may be used
   // The dynamic shared memory a block may have on every architecture of the translation, and the
-  // architecture that allows the least.
-  std::uint64_t max_dynamic_shared = 232448;
-  std::string smallest_arch = "sm_90";
+  // architecture that allows the least (by default, of the default set sm_80, sm_86, sm_89, sm_90).
+  std::uint64_t max_dynamic_shared = 101376;
+  std::string smallest_arch = "sm_86";
 };
 // The target of a translation for these architectures (--cuda-arch values, "sm_90a").
 TileTarget tile_target(const std::vector<std::string>& archs);
