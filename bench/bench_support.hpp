@@ -147,4 +147,13 @@ struct GemmRow {
   double carbide_vs_cublas;  // relative L2 difference of the results
 };
 
+// A fused tile kernel against the same computation as several simpler tile kernels (the fused
+// one must never be slower), and the two results' agreement.
+struct FusedRow {
+  std::string name;
+  double flops;
+  double fused_ms, unfused_ms;
+  double difference;  // relative L2 difference of the results
+};
+
 }  // namespace bench

@@ -306,7 +306,8 @@ int main(int argc, char** argv) {
   cublasSetStream(cublas, nullptr);
   std::vector<GemmRow> gemms;
   for (std::uint32_t size : {4096u, 8192u}) gemms.push_back(measure_sgemm(ctx, stream, cublas, size, generator));
-  add_tile_rows(ctx, stream, cublas, generator, rows, gemms);
+  std::vector<FusedRow> fused;
+  add_tile_rows(ctx, stream, cublas, generator, rows, gemms, fused);
   cublasDestroy(cublas);
 
   cudaDeviceProp properties{};
@@ -336,6 +337,14 @@ int main(int argc, char** argv) {
                   row.name.c_str(), row.carbide_ms, row.twin_ms, row.cublas_ms, row.twin_ms / row.carbide_ms,
                   row.flops / row.carbide_ms / 1e9, row.flops / row.cublas_ms / 1e9,
                   row.cublas_ms / row.carbide_ms, row.carbide_vs_cublas);
+    table << line;
+  }
+  table << "\n| fused kernel | fused ms | as simpler tile kernels ms | fused/simpler speed | fused TFLOP/s | "
+           "fused vs simpler (rel. L2) |\n"
+        << "| --- | ---: | ---: | ---: | ---: | ---: |\n";
+  for (const FusedRow& row : fused) {
+    std::snprintf(line, sizeof line, "| %s | %.3f | %.3f | %.3f | %.1f | %.1e |\n", row.name.c_str(), row.fused_ms,
+                  row.unfused_ms, row.unfused_ms / row.fused_ms, row.flops / row.fused_ms / 1e9, row.difference);
     table << line;
   }
   std::fputs(table.str().c_str(), stdout);

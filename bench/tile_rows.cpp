@@ -1,12 +1,16 @@
 #include "tile_rows.hpp"
 
+#include "attention_unfused.carbide.hpp"
 #include "tile_add.carbide.hpp"
+#include "tile_attention.carbide.hpp"
 #include "tile_gemm.carbide.hpp"
 #include "tile_layernorm.carbide.hpp"
 #include "tile_softmax.carbide.hpp"
 #include "twins.hpp"
 
 #include <carbide/tile/shape.hpp>
+
+#include <cmath>
 
 namespace bench {
 namespace {
@@ -121,16 +125,56 @@ GemmRow tile_gemm_row(const carbide::Context& context, const carbide::Stream& st
   return row;
 }
 
+// Forward attention over [heads, n, D] in one tile kernel, against scores, row softmax and the
+// weighted values as three tile kernels (S and P in global memory between them).
+template <int D, bool Causal>
+FusedRow tile_attention_row(const carbide::Context& context, const carbide::Stream& stream, std::mt19937& generator) {
+  constexpr std::size_t kHeads = 16, kN = 4096;
+  const auto tensor = [&] {
+    return carbide::Tensor<ct::bf16>::from_host(stream, random_values<ct::bf16>(kHeads * kN * D, generator), {kHeads, kN, D});
+  };
+  const auto q = tensor(), k = tensor(), v = tensor();
+  const float scale = 1.f / std::sqrt(float(D));
+  const auto fused = tile_attention::load(context);
+  const auto unfused = attention_unfused::load(context);
+  auto o = carbide::Tensor<ct::bf16>::zeroed(stream, {kHeads, kN, D}).partition(ct::shape<1, 64, D>{});
+  auto s = carbide::Tensor<float>::zeroed(stream, {kHeads, kN, kN}).partition(ct::shape<1, 64, 64>{});
+  auto p = carbide::Tensor<ct::bf16>::zeroed(stream, {kHeads, kN, kN}).partition(ct::shape<1, 1, kN>{});
+  auto o_unfused = carbide::Tensor<ct::bf16>::zeroed(stream, {kHeads, kN, D}).partition(ct::shape<1, 128, D>{});
+  auto run_fused = [&] { fused.attention<64, 64, D, Causal>(stream, o, q, k, v, scale); };
+  auto run_unfused = [&] {
+    unfused.scores<64, 64, D, Causal>(stream, s, q, k, scale);
+    auto scores = std::move(s).unpartition();
+    unfused.softmax_rows<kN>(stream, p, scores);
+    s = std::move(scores).partition(ct::shape<1, 64, 64>{});
+    auto weights = std::move(p).unpartition();
+    unfused.weighted_values<128, D, 64>(stream, o_unfused, weights, v);
+    p = std::move(weights).partition(ct::shape<1, 1, kN>{});
+  };
+  run_fused();
+  run_unfused();
+  const std::vector<float> from_fused = read_back(stream, o)(), from_unfused = read_back(stream, o_unfused)();
+  const std::vector<double> ms = median_ms_each({run_fused, run_unfused}, 2, 7, 1);
+  const double flops = 4.0 * kHeads * kN * kN * D * (Causal ? 0.5 : 1.0);
+  return {std::string("tile attention bf16 16 heads × 4096 × ") + std::to_string(D) + (Causal ? ", causal" : ""),
+          flops, ms[0], ms[1], relative_difference(from_fused, from_unfused)};
+}
+
 }  // namespace
 
 void add_tile_rows(const carbide::Context& context, const carbide::Stream& stream, cublasHandle_t cublas,
-                   std::mt19937& generator, std::vector<Row>& rows, std::vector<GemmRow>& gemms) {
+                   std::mt19937& generator, std::vector<Row>& rows, std::vector<GemmRow>& gemms,
+                   std::vector<FusedRow>& fused) {
   const auto add = tile_add::load(context);
   rows.push_back(tile_add_row<float>(stream, add, generator, "tile add f32 2^26"));
   rows.push_back(tile_add_row<ct::bf16>(stream, add, generator, "tile add bf16 2^26"));
   rows.push_back(tile_softmax_row(context, stream, generator));
   rows.push_back(tile_layernorm_row(context, stream, generator));
   for (std::size_t size : {4096, 8192}) gemms.push_back(tile_gemm_row(context, stream, cublas, generator, size));
+  fused.push_back(tile_attention_row<64, false>(context, stream, generator));
+  fused.push_back(tile_attention_row<64, true>(context, stream, generator));
+  fused.push_back(tile_attention_row<128, false>(context, stream, generator));
+  fused.push_back(tile_attention_row<128, true>(context, stream, generator));
 }
 
 }  // namespace bench

@@ -158,17 +158,14 @@ void DeviceUnsupportedRule::check(const RuleContext& context) {
           "recursive call to '" + call.callee->getQualifiedNameAsString() +
               "': device threads have a small fixed stack; rewrite the recursion as a loop"));
   }
-  // What a tile kernel says that the tile model or the planner cannot lower.
-  for (const tile::PlannedKernel& kernel : context.tiles.kernels()) {
-    auto report = [&](const tile::Problem& problem) {
-      context.reporter.report(finding(name(), diag::Severity::Error, problem.at,
-                                      "in tile kernel '" + kernel.model.kernel->qualified_name + "': " + problem.message,
-                                      problem.range));
-    };
+  // What a tile kernel says that is not part of the Tile path's language (carbide-tile-lowering
+  // reports what the lowering cannot take for the target).
+  for (const tile::PlannedKernel& kernel : context.tiles.kernels())
     for (const tile::Problem& problem : kernel.model.problems)
-      if (problem.kind == tile::Problem::Kind::Unsupported) report(problem);
-    for (const tile::Problem& problem : kernel.plan.problems) report(problem);
-  }
+      if (problem.kind == tile::Problem::Kind::Unsupported)
+        context.reporter.report(finding(name(), diag::Severity::Error, problem.at,
+                                        "in tile kernel '" + kernel.model.kernel->qualified_name + "': " + problem.message,
+                                        problem.range));
 }
 
 }  // namespace carbide::rules

@@ -13,6 +13,7 @@
 #include "missing_contract.hpp"
 #include "shared_race.hpp"
 #include "tile_grid.hpp"
+#include "tile_lowering.hpp"
 #include "tile_partition_use.hpp"
 #include "tile_shape.hpp"
 #include "unsafe_reason.hpp"
@@ -39,6 +40,7 @@ std::vector<std::unique_ptr<Rule>> make_all_rules() {
   rules.push_back(std::make_unique<LaunchAliasingRule>());
   rules.push_back(std::make_unique<TileShapeRule>());
   rules.push_back(std::make_unique<TileGridRule>());
+  rules.push_back(std::make_unique<TileLoweringRule>());
   rules.push_back(std::make_unique<TilePartitionUseRule>());
   return rules;
 }

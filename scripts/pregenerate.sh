@@ -5,7 +5,8 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 carbide=${CARBIDE:-$root/build/translator/carbide}
 out=${1:?usage: pregenerate.sh DIR}
-for source in "$root"/samples/*/*.cpp "$root"/tests/gpu/gpu_kernels.cpp "$root"/tests/gpu/hopper_kernels.cpp; do
+for source in "$root"/samples/*/*.cpp "$root"/tests/gpu/gpu_kernels.cpp "$root"/tests/gpu/hopper_kernels.cpp \
+              "$root"/tests/gpu/tile_language_kernels.cpp "$root"/bench/attention_unfused.cpp; do
   grep -qE "CARBIDE_(TILE_)?KERNEL" "$source" || continue
   stem=$(basename "$source" .cpp)
   # The architectures its CMakeLists.txt gives the carbide_add_kernels call that names it (none:

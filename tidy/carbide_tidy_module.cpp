@@ -48,7 +48,8 @@ class UnitFindings {
         const analysis::DeviceAnalysis device(context, program);
         // clang-tidy is given no --cuda-arch: the plans are those of the translator's default
         // architectures, none of them sm_90a.
-        const tile::TilePrograms tiles(context, program, tile::TileTarget{});
+        // The default architectures, as `carbide check` without --cuda-arch plans for.
+        const tile::TilePrograms tiles(context, program, tile::tile_target({}));
         rules::run_all_rules({context, program, device, tiles, collected});
       }
       findings_ = std::move(collected.findings);

@@ -70,4 +70,55 @@ TEST(HopperGemm, WholeTilesAndManyKTiles) {
   run_gemm(384, 768, 1024);  // 16 k tiles: the stage ring wraps four times
 }
 
+// The epilogue of the wgmma plan: loads in the accumulator's layout (a bias row across the
+// rows, a residual tile), a function over tiles, and a row reduction stored beside c.
+void run_epilogue(std::size_t m, std::size_t n, std::size_t k) {
+  auto ctx = carbide::Context::create(0);
+  if (ctx.limits().compute_capability != 90)
+    GTEST_SKIP() << "the module is built for sm_90a, and device 0 has compute capability "
+                 << ctx.limits().compute_capability;
+  auto stream = ctx.default_stream();
+  const auto module = gpu_hopper::load(ctx);
+  const std::vector<ct::bf16> a_host = random_bf16(m * k), b_host = random_bf16(k * n), res_host = random_bf16(m * n);
+  const std::vector<float> bias_host = random_floats(n);
+  const std::size_t column_tiles = (n + 255) / 256;
+  std::vector<ct::bf16> nan(m * n, ct::bf16(std::nanf("")));
+  auto c = carbide::Tensor<ct::bf16>::from_host(stream, nan, {m, n}).partition(ct::shape<128, 256>{});
+  auto row_max = carbide::Tensor<float>::from_host(stream, std::vector<float>(m * column_tiles, std::nanf("")), {m, column_tiles})
+                     .partition(ct::shape<128, 1>{});
+  module.gemm_epilogue<128, 256, 64>(stream, c, row_max, carbide::Tensor<ct::bf16>::from_host(stream, a_host, {m, k}),
+                                     carbide::Tensor<ct::bf16>::from_host(stream, b_host, {k, n}),
+                                     carbide::Tensor<float>::from_host(stream, bias_host, {n}),
+                                     carbide::Tensor<ct::bf16>::from_host(stream, res_host, {m, n}));
+  const std::vector<ct::bf16> got = std::move(c).unpartition().to_host_vec(stream);
+  const std::vector<float> maxima = std::move(row_max).unpartition().to_host_vec(stream);
+  double error = 0, norm = 0;
+  std::size_t unwritten = 0, wrong_max = 0;
+  for (std::size_t i = 0; i < m; ++i) {
+    std::vector<double> largest(column_tiles, -INFINITY);
+    for (std::size_t j = 0; j < n; ++j) {
+      double sum = 0;
+      for (std::size_t p = 0; p < k; ++p) sum += double(float(a_host[i * k + p])) * float(b_host[p * n + j]);
+      largest[j / 256] = std::max(largest[j / 256], sum);
+      const double x = sum + bias_host[j];
+      const double expected = 0.5 * x * (1 + std::tanh(0.7978845608 * (x + 0.044715 * x * x * x))) + float(res_host[i * n + j]);
+      const double value = float(got[i * n + j]);
+      unwritten += std::isnan(value);
+      error += (value - expected) * (value - expected);
+      norm += expected * expected;
+    }
+    if (n % 256) largest.back() = std::max(largest.back(), 0.0);  // the padding's zeros count
+    for (std::size_t t = 0; t < column_tiles; ++t) wrong_max += !(std::abs(maxima[i * column_tiles + t] - largest[t]) < 1e-3);
+  }
+  EXPECT_EQ(unwritten, 0u) << m << " x " << n << " x " << k;
+  EXPECT_LT(std::sqrt(error / norm), 1e-2) << m << " x " << n << " x " << k;
+  EXPECT_EQ(wrong_max, 0u) << m << " x " << n << " x " << k;
+}
+
+TEST(HopperGemm, EpilogueWithBiasGeluResidualAndRowMaxima) {
+  CARBIDE_REQUIRE_DEVICE();
+  run_epilogue(200, 264, 72);
+  run_epilogue(256, 512, 128);
+}
+
 }  // namespace

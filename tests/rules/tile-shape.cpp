@@ -60,6 +60,32 @@ void partition_rank(ct::out<float, ct::shape<256>> y, ct::in<float, 2> x) {
 }
 // CHECK: tile-shape.cpp:[[@LINE-4]]:15: error: in tile kernel 'kernels::partition_rank': 'x' has rank 2 but is partitioned into shape<256> tiles of rank 1; give the shape one extent per axis [carbide-tile-shape]
 
+CARBIDE_TILE_KERNEL
+void batch_counts(ct::out<float, ct::shape<1, 64, 64>> c, ct::in<ct::bf16, 3> a, ct::in<ct::bf16, 3> b) {
+  auto [z, i, j] = c.coord();
+  auto pa = a.partition(ct::shape<1, 64, 32>{});
+  auto pb = b.partition(ct::shape<2, 32, 64>{});
+  c.store(ct::mma(pa.load(z, i, 0), pb.load(z, 0, j), ct::zeros<float, ct::shape<1, 64, 64>>()));
+}
+// CHECK: tile-shape.cpp:[[@LINE-2]]:11: error: in tile kernel 'kernels::batch_counts': mma multiplies a of shape<1, 64, 32> (a batch of 1) by b of shape<2, 32, 64> (a batch of 2); the batch extents must agree [carbide-tile-shape]
+
+CARBIDE_TILE_KERNEL
+void argmax_axis(ct::out<int, ct::shape<8>> y, ct::in<float, 2> x) {
+  auto [i] = y.coord();
+  auto px = x.partition(ct::shape<8, 64>{});
+  auto where = ct::argmax<2>(px.load(i, 0));
+  y.store(ct::zeros<int, ct::shape<8>>());
+}
+// CHECK: tile-shape.cpp:[[@LINE-3]]:16: error: in tile kernel 'kernels::argmax_axis': 'argmax' along axis 2 of a tile of shape<8, 64>, which has 2 axes [carbide-tile-shape]
+
+CARBIDE_TILE_KERNEL
+void load_coordinates(ct::out<float, ct::shape<8, 64>> y, ct::in<float, 2> x) {
+  auto [i, j] = y.coord();
+  auto px = x.partition(ct::shape<8, 64>{});
+  y.store(px.load(i, ct::pad(0.0f)));
+}
+// CHECK: tile-shape.cpp:[[@LINE-2]]:14: error: in tile kernel 'kernels::load_coordinates': a load from a partition of 'x' (rank 2) takes one tile coordinate per axis; this one has 1 [carbide-tile-shape]
+
 // Good: one shape throughout, reductions brought back with bcast.
 CARBIDE_TILE_KERNEL
 void normalize_rows(ct::out<float, ct::shape<4, 256>> y, ct::in<float, 2> x) {

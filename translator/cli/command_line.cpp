@@ -24,7 +24,7 @@ constexpr const char* kUsage =
     "                         [--nvcc-flag FLAG ...] [--device-checks on|off] [-- CLANG_ARGS]\n"
     "       carbide check FILE... [-p BUILD_DIR] [--format clang|sarif] [--export-fixes F]\n"
     "                     [--checks GLOBS] [--warnings-as-errors GLOBS] [--report-unsafe]\n"
-    "                     [-- CLANG_ARGS]\n"
+    "                     [--cuda-arch sm_90 ...] [-- CLANG_ARGS]\n"
     "       carbide doctor [--nvcc PATH]\n"
     "       carbide new NAME\n"
     "       carbide --version | --help\n";
@@ -36,7 +36,9 @@ po::options_description common_options() {
       ("build-dir,p", po::value<std::string>(), "read compile flags from BUILD_DIR/compile_commands.json")
       ("checks", po::value<std::string>()->default_value("*"), "rules to run, as globs: 'carbide-*,-carbide-missing-contract'")
       ("warnings-as-errors", po::value<std::string>()->default_value(""), "rules whose warnings count as errors")
-      ("color", po::value<std::string>()->default_value("auto"), "colour diagnostics: auto, always, never");
+      ("color", po::value<std::string>()->default_value("auto"), "colour diagnostics: auto, always, never")
+      ("cuda-arch", po::value<std::vector<std::string>>()->composing(),
+       "target architecture, e.g. sm_90; repeat for a fatbin (translate) or to check the lowering for each (check)");
   return options;
 }
 
@@ -54,7 +56,6 @@ po::options_description translate_options() {
   options.add_options()
       ("output,o", po::value<std::string>(), "directory for the generated files")
       ("jobs,j", po::value<int>(), "files translated at once (default: one per core)")
-      ("cuda-arch", po::value<std::vector<std::string>>()->composing(), "target architecture, e.g. sm_90; repeat for a fatbin")
       ("nvcc", po::value<std::string>()->default_value(""), "the nvcc to run (default: $CUDA_HOME/bin, PATH, /usr/local/cuda/bin)")
       ("nvcc-timeout", po::value<int>(), "seconds each nvcc, ptxas or fatbinary run may take before it is stopped (default 600; 0: no limit)")
       ("file-prefix-map", po::value<std::vector<std::string>>()->composing(), "OLD=NEW: generated files name paths under OLD as under NEW (repeatable; the last match wins)")
@@ -220,11 +221,11 @@ CommandLine parse_command_line(int argc, const char* const* argv) {
     }
     if (result.format != "clang" || !result.export_fixes.empty() || result.report_unsafe)
       throw std::invalid_argument("--format, --export-fixes and --report-unsafe belong to check");
-  } else if (values.count("output") || values.count("cuda-arch") || values.count("jobs") ||
+  } else if (values.count("output") || values.count("jobs") ||
              values.count("nvcc-timeout") || values.count("file-prefix-map") || values.count("debug") ||
              values.count("device-debug") || values.count("nvcc-flag") || values.count("device-checks")) {
     throw std::invalid_argument(
-        "-o, -j, --cuda-arch, --nvcc-timeout, --file-prefix-map, --debug, --device-debug, --nvcc-flag "
+        "-o, -j, --nvcc-timeout, --file-prefix-map, --debug, --device-debug, --nvcc-flag "
         "and --device-checks belong to translate");
   }
   return result;

@@ -314,9 +314,11 @@ std::string generate_api_header(const model::Program& program) {
   text += "#pragma once\n\n#include <carbide/runtime.hpp>\n";
   std::set<std::string> forward;
   for (const model::Module& module : program.modules)
-    for (const model::Kernel* kernel : api_kernels(module))
+    for (const model::Kernel* kernel : api_kernels(module)) {
       for (const model::Parameter& param : kernel->params)
         if (!param.forward_declaration.empty()) forward.insert(param.forward_declaration);
+      forward.insert(kernel->forward_declarations.begin(), kernel->forward_declarations.end());
+    }
   if (!forward.empty()) text += "\n";
   for (const std::string& declaration : forward) text += declaration + "\n";
 

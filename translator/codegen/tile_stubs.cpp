@@ -52,10 +52,10 @@ std::string tile_kernel_declaration(const model::Kernel& kernel, const std::stri
 }
 
 std::string tile_contract_constant(const model::Kernel& kernel, const tile::TilePlan& plan) {
-  // mma.sync needs sm_80, wgmma and TMA sm_90; the rest runs anywhere the module loads.
+  // mma.sync needs sm_80, wgmma and TMA sm_90 (plan.min_compute); the rest runs anywhere the module loads.
   return "const carbide::LaunchContract " + kernel.symbol + "_contract{\n    " + quoted(kernel.qualified_name) +
          ", 1, {" + std::to_string(plan.threads) + ", 1, 1}, " + std::to_string(plan.dynamic_shared_bytes) + ", " +
-         (plan.uses_wgmma() ? "90" : plan.gemm ? "80" : "0") + ", " + std::to_string(plan.threads) + "};\n";
+         std::to_string(plan.min_compute) + ", " + std::to_string(plan.threads) + "};\n";
 }
 
 std::string tile_kernel_definition(const model::Kernel& kernel, const TileEntries& entries, const tile::TilePlan& plan,
@@ -84,7 +84,8 @@ std::string tile_kernel_definition(const model::Kernel& kernel, const TileEntrie
   }
   text += "  const std::uint64_t blocks = carbide::detail::tile_grid(kernel, {" + outputs + "});\n";
   if (plan.gemm)
-    text += "  carbide::detail::check_gemm_operands(kernel, carbide::detail::matrix_operand(" + quoted(plan.gemm->output) +
+    text += std::string("  carbide::detail::check_") + (plan.gemm->batch.empty() ? "" : "batched_") +
+            "gemm_operands(kernel, carbide::detail::matrix_operand(" + quoted(plan.gemm->output) +
             ", " + plan.gemm->output + "_arg),\n      carbide::detail::matrix_operand(" + quoted(plan.gemm->a) + ", " +
             plan.gemm->a + "_arg), carbide::detail::matrix_operand(" + quoted(plan.gemm->b) + ", " + plan.gemm->b +
             "_arg));\n";

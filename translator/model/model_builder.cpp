@@ -86,10 +86,31 @@ std::optional<clang::TemplateArgument> template_argument(const clang::FunctionDe
   return std::nullopt;
 }
 
+// An enumeration as the API header declares it before the user's file does, or empty where C++
+// cannot (an unscoped enumeration without a fixed underlying type, one that is not at namespace
+// scope).
+std::string enum_declaration(const clang::EnumDecl* declaration, const clang::ASTContext& context) {
+  if (!declaration->isScoped() && !declaration->isFixed()) return "";
+  std::string text = std::string(declaration->isScoped() ? (declaration->isScopedUsingClassTag() ? "enum class " : "enum struct ")
+                                                         : "enum ") +
+                     declaration->getNameAsString();
+  if (declaration->isFixed() && declaration->getIntegerTypeSourceInfo() != nullptr)
+    text += " : " + spell_type(declaration->getIntegerType(), context);
+  text += ";";
+  for (const clang::DeclContext* scope = declaration->getDeclContext(); !scope->isTranslationUnit();
+       scope = scope->getParent()) {
+    const auto* ns = llvm::dyn_cast<clang::NamespaceDecl>(scope);
+    if (ns == nullptr || ns->isAnonymousNamespace() || ns->isInline()) return "";
+    text = "namespace " + ns->getNameAsString() + " { " + text + " }";
+  }
+  return text;
+}
+
 // `template <class T, unsigned int Block>`, as the API's member templates repeat it: without
-// default arguments, which may name what the header (read before the file) cannot see.
+// default arguments, which may name what the header (read before the file) cannot see. The
+// enumerations it names are declared first (`declarations`).
 std::string template_head(const clang::FunctionTemplateDecl& pattern, const clang::ASTContext& context,
-                          std::string& names, std::string& unsupported) {
+                          std::string& names, std::string& unsupported, std::vector<std::string>& declarations) {
   std::string head;
   const clang::TemplateParameterList* parameters = pattern.getTemplateParameters();
   for (unsigned i = 0; i < parameters->size(); ++i) {
@@ -101,8 +122,17 @@ std::string template_head(const clang::FunctionTemplateDecl& pattern, const clan
     else if (llvm::isa<clang::TemplateTypeParmDecl>(parameter))
       text = "class " + name;
     else if (const auto* value = llvm::dyn_cast<clang::NonTypeTemplateParmDecl>(parameter);
-             value && value->getType()->isIntegralOrEnumerationType())
+             value && value->getType()->isIntegralOrEnumerationType()) {
       text = spell_type(value->getType(), context) + " " + name;
+      if (const auto* enumeration = value->getType()->getAs<clang::EnumType>()) {
+        const std::string declaration = enum_declaration(enumeration->getDecl(), context);
+        if (declaration.empty())
+          unsupported = "'" + name + "' is of an enumeration the launch API, declared before your file, cannot "
+                        "name; make it a scoped enumeration ('enum class') at namespace scope";
+        else
+          declarations.push_back(declaration);
+      }
+    }
     else
       unsupported = "'" + name + "' is neither a type nor an integral value";
     head += (i ? ", " : "") + text;
@@ -248,7 +278,7 @@ Kernel build_kernel(clang::ASTContext& context, const clang::FunctionDecl* funct
   if (pattern == nullptr) pattern = function->getPrimaryTemplate();
   if (pattern != nullptr)
     kernel.template_head = template_head(*pattern, context, kernel.template_parameters,
-                                         kernel.unsupported_template_parameter);
+                                         kernel.unsupported_template_parameter, kernel.forward_declarations);
   if (function->getPrimaryTemplate() != nullptr) {
     kernel.template_arguments = template_arguments(*function->getTemplateSpecializationArgs(), context);
     kernel.symbol += "_" + identifier_part(kernel.template_arguments);

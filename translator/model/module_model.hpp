@@ -92,6 +92,9 @@ struct Kernel {
   // A template parameter the generated API cannot repeat (a pack, a template template
   // parameter): the kernel-signature rule reports it.
   std::string unsupported_template_parameter;
+  // Enumerations its template parameters are of, as the API header (read before the user's file)
+  // declares them: `namespace kernels { enum class Activation; }`.
+  std::vector<std::string> forward_declarations;
   bool is_template() const { return !template_head.empty() && template_arguments.empty(); }
   bool is_instance() const { return !template_arguments.empty(); }
   // A CARBIDE_TILE_KERNEL: the translator plans its threads and writes its device code

@@ -153,6 +153,7 @@ constexpr NamedType kTileRecords[] = {
     {"carbide::tile::in_partition", int(TileRecord::InPartition)},
     {"carbide::tile::irange", int(TileRecord::Irange)},
     {"carbide::tile::shape", int(TileRecord::Shape)},
+    {"carbide::tile::padding", int(TileRecord::Padding)},
 };
 
 constexpr TileFunction kTileFunctions[] = {
@@ -173,6 +174,9 @@ constexpr TileFunction kTileFunctions[] = {
     {"carbide::tile::bcast", TileOp::Bcast},           {"carbide::tile::reshape", TileOp::Reshape},
     {"carbide::tile::transpose", TileOp::Transpose},   {"carbide::tile::mma", TileOp::Mma},
     {"carbide::tile::load_like", TileOp::LoadLike},    {"carbide::tile::pad", TileOp::Pad},
+    {"carbide::tile::argmax", TileOp::ArgReduce},      {"carbide::tile::argmin", TileOp::ArgReduce},
+    {"carbide::tile::operator&&", TileOp::Logical},    {"carbide::tile::operator||", TileOp::Logical},
+    {"carbide::tile::operator!", TileOp::Logical},
 };
 }  // namespace
 

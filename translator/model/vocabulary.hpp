@@ -118,7 +118,7 @@ bool is_chunk_claim(const clang::CXXMethodDecl* method);
 bool is_whole_chunk_store(const clang::CXXMethodDecl* method);
 
 // The Tile path's vocabulary (<carbide/tile.hpp>, namespace carbide::tile).
-enum class TileRecord { Tile, Out, In, InPartition, Irange, Shape };
+enum class TileRecord { Tile, Out, In, InPartition, Irange, Shape, Padding };
 std::optional<TileRecord> tile_record(const clang::CXXRecordDecl* record);
 // ct::bf16 and ct::f16, the element types of tiles besides the arithmetic ones.
 bool named_tile_element(const clang::CXXRecordDecl* record);
@@ -134,6 +134,8 @@ enum class TileOp {
   Cast,
   Factory,     // zeros, full, iota
   Reduce,      // reduce_sum, reduce_max, reduce_min
+  ArgReduce,   // argmax, argmin
+  Logical,     // && || ! of masks
   Bcast,
   Reshape,
   Transpose,

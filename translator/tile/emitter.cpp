@@ -25,7 +25,10 @@ class Emitter {
     const model::Kernel& kernel = *kernel_.kernel;
     std::string text = "// " + kernel.qualified_name + ": tile kernel; the planner chose " +
                        std::to_string(plan_.threads) + " threads, " +
-                       (plan_.gemm ? gemm_summary() : "tiles in chunks of " + std::to_string(plan_.vector) + " elements") +
+                       (plan_.gemm       ? gemm_summary()
+                        : plan_.mma_warps ? "mma.sync m16n8k16 in " + std::to_string(plan_.mma_warps) +
+                                                " warps along M, tiles in chunks of " + std::to_string(plan_.vector) + " elements"
+                                          : "tiles in chunks of " + std::to_string(plan_.vector) + " elements") +
                        "\n";
     if (!plan_.whole_launch) return text + entry_head(kernel.entry_name) + " {\n" + body() + "}\n";
     whole_body_ = true;
@@ -50,17 +53,36 @@ class Emitter {
   std::string body() {
     std::string text = "  namespace ct = ::carbide::tile;\n  namespace ctd = ::carbide::tile::detail;\n";
     text += template_constants();
-    if (plan_.gemm) {
-      text += gemm_plan_type();
-      // The plan orders the tile blocks for L2 reuse (grouped rasterization).
-      for (const auto& [name, type] : kernel_.outs)
-        text += "  const auto " + name + "_coord = ctd::gemm_block_coord<P0>(" + name + ");\n";
-    } else {
+    if (plan_.gemm) text += gemm_plan_type();
+    std::string statements;
+    for (const auto& [name, type] : kernel_.outs)
+      // A GEMM plan orders the tile blocks for L2 reuse (grouped rasterization).
+      statements += "  const auto " + name + "_coord = " +
+                    (plan_.gemm ? "ctd::gemm_block_coord<P0>(" : std::string("ctd::block_coord") + (whole_body_ ? "<kWhole>" : "") + "(") +
+                    name + ");\n";
+    for (std::size_t i = 0; i < kernel_.body.size(); ++i) statements += statement(kernel_.body[i], i, "  ");
+    text += layout_aliases(statements);
+    if (plan_.layouts.scratch_bytes > 0)
+      text += "  // Bytes of shared memory the exchanges between layouts below use, one after another.\n"
+              "  constexpr int kScratch = " + std::to_string(plan_.layouts.scratch_bytes) + ";\n";
+    return text + statements;
+  }
+
+  // The layouts the statements name: blocked (L0; every kernel without a GEMM plan has it), the
+  // body's mma results (LM), the GEMM plan's accumulator (LA).
+  std::string layout_aliases(const std::string& statements) const {
+    const auto named = [&](const std::string& alias) {
+      for (const char* after : {">", ",", ";"})
+        if (statements.find(alias + after) != std::string::npos) return true;
+      return false;
+    };
+    std::string text;
+    if (!plan_.gemm || named("L0"))
       text += "  using L0 = ctd::blocked<" + std::to_string(plan_.threads) + ", " + std::to_string(plan_.vector) + ">;\n";
-      for (const auto& [name, type] : kernel_.outs)
-        text += "  const auto " + name + "_coord = ctd::block_coord" + (whole_body_ ? "<kWhole>" : "") + "(" + name + ");\n";
-    }
-    for (std::size_t i = 0; i < kernel_.body.size(); ++i) text += statement(kernel_.body[i], i, "  ");
+    if (named("LM"))
+      text += "  using LM = ctd::mma_c<" + std::to_string(plan_.mma_warps) + ", 1>;  // the C fragments of mma.sync m16n8k16, " +
+              std::to_string(plan_.mma_warps) + " warps along M\n";
+    if (named("LA")) text += std::string("  using LA = ctd::") + (plan_.uses_wgmma() ? "sm90" : "sm80") + "::acc<P0>;\n";
     return text;
   }
 
@@ -115,9 +137,14 @@ class Emitter {
       const clang::TemplateArgument& argument = arguments->get(i);
       if (argument.getKind() == clang::TemplateArgument::Type)
         text += "  using " + parameter->getNameAsString() + " = " + model::spell_type(argument.getAsType(), context) + ";\n";
-      else if (argument.getKind() == clang::TemplateArgument::Integral)
-        text += "  [[maybe_unused]] constexpr " + model::spell_type(argument.getIntegralType(), context) + " " +
-                parameter->getNameAsString() + " = " + llvm::toString(argument.getAsIntegral(), 10) + ";\n";
+      else if (argument.getKind() == clang::TemplateArgument::Integral) {
+        // An enumeration's value as its underlying integer: the entry does not declare the enum,
+        // and the model writes its enumerators as integers too.
+        clang::QualType type = argument.getIntegralType();
+        if (const auto* enumeration = type->getAs<clang::EnumType>()) type = enumeration->getDecl()->getIntegerType();
+        text += "  [[maybe_unused]] constexpr " + model::spell_type(type, context) + " " + parameter->getNameAsString() +
+                " = " + llvm::toString(argument.getAsIntegral(), 10) + ";\n";
+      }
     }
     return text;
   }
@@ -174,11 +201,17 @@ class Emitter {
     const GemmPlan& gemm = *plan_.gemm;
     const bool wgmma = plan_.uses_wgmma();
     const std::string maps = wgmma ? tensor_map_parameter(gemm.a) + ", " + tensor_map_parameter(gemm.b) + ", " : "";
+    // A batched GEMM runs the main loop on its tile's matrix, and keeps the tile's rank.
+    const auto operand = [&](const std::string& name) {
+      return gemm.batch.empty() ? name : "ctd::batch_slice(" + name + ", " + gemm.batch + ")";
+    };
+    std::string loop = "ctd::" + std::string(wgmma ? "sm90" : "sm80") + "::gemm_mainloop<P0>(" + operand(gemm.a) + ", " +
+                       operand(gemm.b) + ", " + maps + gemm.row + ", " + gemm.column + ")";
+    if (!gemm.batch.empty()) loop = "ctd::reshape<" + shape_type(*kernel_.node(s.value).type) + ", LA, 0>(" + loop + ")";
     return indent +
            (wgmma ? "// The k-loop of mma below: TMA copies k tiles into a ring of stages, wgmma multiplies them.\n"
                   : "// The k-loop of mma below, pipelined: cp.async stages, ldmatrix, mma.sync, zero-filled edges.\n") +
-           indent + "auto " + s.name + " = ctd::" + (wgmma ? "sm90" : "sm80") + "::gemm_mainloop<P0>(" + gemm.a + ", " +
-           gemm.b + ", " + maps + gemm.row + ", " + gemm.column + ");\n";
+           indent + "auto " + s.name + " = " + loop + ";\n";
   }
 
   std::string operands(const Node& node) {
@@ -187,7 +220,19 @@ class Emitter {
     return text;
   }
 
+  // Node `index` as its reader takes it: converted through shared memory where the layout plan
+  // says the reader wants another layout.
   std::string expression(int index) {
+    const NodeLayout& layout = plan_.layouts.nodes[std::size_t(index)];
+    std::string text = value(index);
+    if (layout.relayout) text = "ctd::relayout<" + layout.relayout->text() + ", kScratch>(" + text + ")";
+    return text;
+  }
+
+  std::string layout_of(int index) const { return plan_.layouts.nodes[std::size_t(index)].layout->text(); }
+  bool across(int index) const { return plan_.layouts.nodes[std::size_t(index)].across; }
+
+  std::string value(int index) {
     const Node& node = kernel_.node(index);
     switch (node.kind) {
       case NodeKind::Value:
@@ -198,11 +243,14 @@ class Emitter {
         const std::string element = kernel_.ins.at(node.input).element;
         std::string where = node.index.empty() ? node.like + "_coord" : "{" + llvm::join(node.index, ", ") + "}";
         const std::string pad = node.pad.empty() ? "0" : node.pad;
-        return "ctd::load<" + shape_type(*node.type) + ", L0" + (whole_body_ ? ", kWhole" : "") + ">(" + node.input + ", " + where + ", static_cast<" +
-               element + ">(" + pad + "))";
+        const bool blocked = layout_of(index) == "L0";
+        return "ctd::load<" + shape_type(*node.type) + ", " + layout_of(index) + (blocked && whole_body_ ? ", kWhole" : "") +
+               ">(" + node.input + ", " + where + ", static_cast<" + element + ">(" + pad + "))";
       }
       case NodeKind::Factory: {
-        const std::string head = "ctd::" + node.name + "<" + node.type->element + ", " + shape_type(*node.type) + ", L0>(";
+        const std::string axis = node.name == "iota" && node.axis >= 0 ? ", " + std::to_string(node.axis) : "";
+        const std::string head =
+            "ctd::" + node.name + "<" + node.type->element + ", " + shape_type(*node.type) + ", " + layout_of(index) + axis + ">(";
         if (node.name == "full") return head + "static_cast<" + node.type->element + ">(" + operands(node) + "))";
         return head + ")";
       }
@@ -210,7 +258,7 @@ class Emitter {
       case NodeKind::Compare:
         return "(" + expression(node.operands[0]) + " " + node.name + " " + expression(node.operands[1]) + ")";
       case NodeKind::Negate:
-        return "(-" + expression(node.operands[0]) + ")";
+        return "(" + node.name + expression(node.operands[0]) + ")";
       case NodeKind::Math:
       case NodeKind::MinMax:
       case NodeKind::Fma:
@@ -218,19 +266,31 @@ class Emitter {
         return "ctd::" + node.name + "(" + operands(node) + ")";
       case NodeKind::Cast:
         return "ctd::cast<" + node.type->element + ">(" + operands(node) + ")";
-      case NodeKind::Reduce:
+      case NodeKind::Reduce: {
+        const std::string axis = std::to_string(node.axis);
+        if (across(index))
+          return "ctd::reduce_across<ctd::" + node.name + "_op, " + axis + ", " + layout_of(index) + ", kScratch>(" +
+                 operands(node) + ")";
         // A reduction outside any loop runs once: its scratch needs no barrier against an earlier run.
-        return "ctd::" + node.name + "<" + std::to_string(node.axis) + ", " + std::to_string(node.site) +
-               (loop_depth_ > 0 ? "" : ", false") + ">(" + operands(node) + ")";
+        return "ctd::" + node.name + "<" + axis + ", " + std::to_string(node.site) + (loop_depth_ > 0 ? "" : ", false") + ">(" +
+               operands(node) + ")";
+      }
       case NodeKind::Bcast:
-        return "ctd::bcast<" + std::to_string(node.axis) + ">(" + operands(node) + ")";
+        return "ctd::bcast" + std::string(across(index) ? "_any<" : "<") + std::to_string(node.axis) +
+               (across(index) ? ", kScratch" : "") + ">(" + operands(node) + ")";
       case NodeKind::Reshape:
-        return "ctd::reshape<" + shape_type(*node.type) + ">(" + operands(node) + ")";
+        if (!across(index) && layout_of(index) == "L0") return "ctd::reshape<" + shape_type(*node.type) + ">(" + operands(node) + ")";
+        return "ctd::reshape<" + shape_type(*node.type) + ", " + layout_of(index) + ", " +
+               (across(index) ? "kScratch" : "0") + ">(" + operands(node) + ")";
       case NodeKind::Transpose:
+        // Read by an mma as its b: the operand in place (transposed_operand); otherwise moved.
+        if (plan_.layouts.nodes[std::size_t(index)].transposed_operand)
+          return "ctd::read_transposed(" + operands(node) + ")";
+        return "ctd::transpose<" + layout_of(index) + ", kScratch>(" + operands(node) + ")";
       case NodeKind::Mma:
-        break;  // the planner reported these outside the GEMM loop
+        return "ctd::mma<kScratch>(" + operands(node) + ")";
     }
-    llvm_unreachable("the planner reports transpose and mma outside the GEMM loop");
+    llvm_unreachable("every node kind is printed above");
   }
 
   const TileKernel& kernel_;

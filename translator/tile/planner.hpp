@@ -4,6 +4,7 @@
 // docs/tile-lowering.md describes the layouts.
 #pragma once
 
+#include "tile/layout_plan.hpp"
 #include "tile/tile_model.hpp"
 
 #include <cstdint>
@@ -17,6 +18,10 @@ namespace carbide::tile {
 // What the translation's device code runs on, as far as the planner's choices depend on it.
 struct TileTarget {
   bool wgmma = false;  // every architecture is sm_90a: wgmma, TMA and mbarriers may be used
+  // The dynamic shared memory a block may have on every architecture of the translation, and the
+  // architecture that allows the least (by default, of the default set sm_80, sm_86, sm_89, sm_90).
+  std::uint64_t max_dynamic_shared = 101376;
+  std::string smallest_arch = "sm_86";
 };
 // The target of a translation for these architectures (--cuda-arch values, "sm_90a").
 TileTarget tile_target(const std::vector<std::string>& archs);
@@ -35,6 +40,7 @@ struct GemmPlan {
   std::string a, b;           // the ct::in parameters
   std::string output;         // the ct::out the accumulator is stored to
   std::string row, column;    // the tile coordinates the loads use, as C++ text
+  std::string batch;          // a batched GEMM (rank 3, one matrix a tile): the matrix's coordinate; else empty
   std::size_t accumulator = 0;  // the statement that declares the accumulator
   std::size_t loop = 0;         // the k-loop statement it replaces
 };
@@ -72,9 +78,14 @@ struct TilePlan {
   int vector = 1;  // elements per chunk of the blocked layout
   int min_blocks = 0;  // __launch_bounds__'s second argument; 0 for none
   std::optional<GemmPlan> gemm;
+  int mma_warps = 0;  // mma in the body: its results are ctd::mma_c<mma_warps, 1>; 0 without
+  LayoutPlan layouts;  // every tile value's layout, and the exchanges through shared memory
   std::optional<WholeLaunch> whole_launch;  // none: every launch runs the entry with edge paths
-  std::uint64_t dynamic_shared_bytes = 0;  // the GEMM's pipeline stages (the emitter asserts it)
-  std::vector<Problem> problems;  // what the lowering cannot express yet
+  // The GEMM's pipeline stages or the exchanges' bytes, whichever is more (they run one after the
+  // other over the same bytes; the emitter asserts the GEMM's).
+  std::uint64_t dynamic_shared_bytes = 0;
+  int min_compute = 0;  // the compute capability the entry needs: 80 for mma.sync, 90 for wgmma
+  std::vector<Problem> problems;  // what the lowering cannot take, for the target
 
   bool uses_wgmma() const { return gemm && gemm->instruction == GemmPlan::Instruction::Wgmma; }
 };

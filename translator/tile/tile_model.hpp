@@ -82,7 +82,10 @@ struct Statement {
 };
 
 struct Problem {
-  enum class Kind { Shape, Unsupported };
+  // Shape: carbide-tile-shape. Unsupported: what a tile kernel cannot say (carbide-device-unsupported).
+  // Lowering: what it may say but the lowering for the translation's targets cannot take
+  // (carbide-tile-lowering), found by the planner.
+  enum class Kind { Shape, Unsupported, Lowering };
   Kind kind;
   clang::SourceLocation at;
   clang::SourceRange range;

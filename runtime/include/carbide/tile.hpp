@@ -22,6 +22,8 @@
 #include <cstdint>
 #include <limits>
 #include <optional>
+#include <tuple>
+#include <utility>
 #include <type_traits>
 
 namespace carbide::tile {
@@ -104,6 +106,12 @@ template <class V>
 padding<V> pad(V value) {
   return {value};
 }
+namespace detail {
+template <class X>
+inline constexpr bool is_padding_v = false;
+template <class V>
+inline constexpr bool is_padding_v<padding<V>> = true;
+}  // namespace detail
 
 template <class T, class S>
 class out;
@@ -113,11 +121,16 @@ template <class T, int Rank, class S>
 class in_partition {
  public:
   in_partition(const T* data, const std::array<std::int64_t, Rank>& extent) : data_(data), extent_(extent) {}
-  // The tile at tile coordinates `index...`; elements outside the tensor read as `fill`.
-  template <class... I>
-  tile<T, S> load(I... index) const {
-    static_assert(sizeof...(I) == Rank || detail::kShapesCheckedByTranslator, "one tile coordinate per axis of the input");
-    return load_at({std::int64_t(index)...}, T{});
+  // The tile at tile coordinates `index...`; elements outside the tensor read as zero, or as the
+  // value of a last argument `ct::pad(v)`: `pk.load(j, 0, ct::pad(-INFINITY))`.
+  template <class... A>
+  tile<T, S> load(A... arguments) const {
+    constexpr std::size_t n = sizeof...(A);
+    const std::tuple<A...> all(arguments...);
+    if constexpr (n > 0 && detail::is_padding_v<std::tuple_element_t<n - 1, std::tuple<A...>>>)
+      return load_indexed(all, std::make_index_sequence<n - 1>{}, detail::to<T>(std::get<n - 1>(all).value));
+    else
+      return load_indexed(all, std::make_index_sequence<n>{}, T{});
   }
   // The number of tiles along `axis`, edge tiles included.
   int tiles(int axis) const { return int((extent_[std::size_t(axis)] + S::extent(axis) - 1) / S::extent(axis)); }
@@ -132,6 +145,15 @@ class in_partition {
   }
 
  private:
+  template <class Tuple, std::size_t... I>
+  tile<T, S> load_indexed(const Tuple& all, std::index_sequence<I...>, T fill) const {
+    static_assert(sizeof...(I) == Rank || detail::kShapesCheckedByTranslator, "one tile coordinate per axis of the input");
+    std::array<std::int64_t, Rank> index{};
+    std::size_t axis = 0;
+    ((axis < std::size_t(Rank) ? void(index[axis++] = std::int64_t(std::get<I>(all))) : void()), ...);
+    return load_at(index, fill);
+  }
+
   const T* data_;
   std::array<std::int64_t, Rank> extent_;
 };
@@ -196,22 +218,26 @@ tile<U, S> load_like(const in<U, Rank>& x, const out<T, S>& y) {
   return load_like(x, y, pad(0));
 }
 
-// Tile factories.
-template <class T, class S>
-tile<T, S> full(T value) {
+// Tile factories. `full` converts its value to T (rounded to nearest even for bf16 and f16).
+template <class T, class S, class V>
+tile<T, S> full(V value) {
   tile<T, S> t;
-  for (std::int64_t i = 0; i < S::size; ++i) t[i] = value;
+  const T v = detail::to<T>(value);
+  for (std::int64_t i = 0; i < S::size; ++i) t[i] = v;
   return t;
 }
 template <class T, class S>
 tile<T, S> zeros() {
-  return full<T, S>(detail::to<T>(0));
+  return full<T, S>(0);
 }
-// The row-major linear index of each element.
-template <class T, class S>
+// Each element's index along axis `Axis` (`ct::iota<int, ct::shape<BM, BN>, 1>()`: its column),
+// or, without an axis, its row-major linear index within the tile.
+template <class T, class S, int Axis = -1>
 tile<T, S> iota() {
+  static_assert(Axis >= -1 && Axis < S::rank, "iota's axis is one of the tile's axes");
   tile<T, S> t;
-  for (std::int64_t i = 0; i < S::size; ++i) t[i] = detail::to<T>(i);
+  for (std::int64_t i = 0; i < S::size; ++i)
+    t[i] = detail::to<T>(Axis < 0 ? i : detail::unravel<S>(i)[std::size_t(Axis < 0 ? 0 : Axis)]);
   return t;
 }
 
@@ -286,28 +312,111 @@ CARBIDE_TILE_UNARY(tanh, std::tanh(x))
 CARBIDE_TILE_UNARY(abs, std::abs(x))
 #undef CARBIDE_TILE_UNARY
 
-template <class T, class S, class S2>
-tile<T, S> max(const tile<T, S>& a, const tile<T, S2>& b) {
-  return detail::zip<T>(a, b, [](T x, T y) { return detail::compute_t<T>(x) < detail::compute_t<T>(y) ? y : x; });
+namespace detail {
+// An operand of max, min, fma or select: a tile, or a scalar that stands for every element.
+template <class X>
+inline constexpr bool is_tile_v = false;
+template <class T, class S>
+inline constexpr bool is_tile_v<tile<T, S>> = true;
+template <class X>
+inline constexpr bool is_operand_v = is_tile_v<X> || is_scalar_v<X>;
+template <class T, class S>
+const T& element(const tile<T, S>& x, std::int64_t i) {
+  return x[std::min(i, S::size - 1)];
 }
-template <class T, class S, class S2>
-tile<T, S> min(const tile<T, S>& a, const tile<T, S2>& b) {
-  return detail::zip<T>(a, b, [](T x, T y) { return detail::compute_t<T>(y) < detail::compute_t<T>(x) ? y : x; });
+template <class V, std::enable_if_t<is_scalar_v<V>, int> = 0>
+V element(V x, std::int64_t) {
+  return x;
 }
-template <class T, class S, class S2, class S3>
-tile<T, S> fma(const tile<T, S>& a, const tile<T, S2>& b, const tile<T, S3>& c) {
-  static_assert(detail::same_shape_v<S, S3>, "fma's operands have one shape");
-  tile<T, S> r = detail::zip<T>(a, b, [](T x, T y) { return detail::to<T>(detail::compute_t<T>(x) * detail::compute_t<T>(y)); });
-  for (std::int64_t i = 0; i < S::size; ++i)
-    r[i] = detail::to<T>(std::fma(detail::compute_t<T>(a[i]), detail::compute_t<T>(b[i]), detail::compute_t<T>(c[i])));
+// The first tile among the operands: it gives the result's element type and shape.
+template <class... X>
+struct first_tile {
+  using type = void;
+};
+template <class T, class S, class... Rest>
+struct first_tile<tile<T, S>, Rest...> {
+  using type = tile<T, S>;
+};
+template <class X, class... Rest>
+struct first_tile<X, Rest...> : first_tile<Rest...> {};
+template <class... X>
+using first_tile_t = typename first_tile<X...>::type;
+// Operands of one shape: every tile among them has the first tile's shape.
+template <class First, class X>
+constexpr bool shape_fits() {
+  if constexpr (is_tile_v<X>) return same_shape_v<typename First::shape_type, typename X::shape_type>;
+  else return true;
+}
+template <class First, class... X>
+inline constexpr bool one_shape_v = (shape_fits<First, X>() && ...);
+template <class... X>
+inline constexpr bool elementwise_v = (is_operand_v<X> && ...) && !std::is_void_v<first_tile_t<X...>>;
+}  // namespace detail
+
+// max and min of two tiles, or of a tile and a scalar on either side (`ct::max(v, 0.0f)`);
+// floating point as fmax / fmin: a NaN operand gives the other one.
+template <class A, class B, std::enable_if_t<detail::elementwise_v<A, B>, int> = 0>
+detail::first_tile_t<A, B> max(const A& a, const B& b) {
+  using R = detail::first_tile_t<A, B>;
+  using T = typename R::element_type;
+  static_assert(detail::one_shape_v<R, A, B>, "max's operands have one shape");
+  R r;
+  for (std::int64_t i = 0; i < R::shape_type::size; ++i) {
+    const auto x = detail::compute_t<T>(detail::element(a, i)), y = detail::compute_t<T>(detail::element(b, i));
+    if constexpr (std::is_floating_point_v<detail::compute_t<T>>) r[i] = detail::to<T>(std::fmax(x, y));
+    else r[i] = x < y ? y : x;
+  }
   return r;
 }
-template <class T, class S, class S2, class S3>
-tile<T, S> select(const tile<bool, S>& condition, const tile<T, S2>& a, const tile<T, S3>& b) {
-  static_assert(detail::same_shape_v<S, S2> && detail::same_shape_v<S, S3>, "select's operands have one shape");
+template <class A, class B, std::enable_if_t<detail::elementwise_v<A, B>, int> = 0>
+detail::first_tile_t<A, B> min(const A& a, const B& b) {
+  using R = detail::first_tile_t<A, B>;
+  using T = typename R::element_type;
+  static_assert(detail::one_shape_v<R, A, B>, "min's operands have one shape");
+  R r;
+  for (std::int64_t i = 0; i < R::shape_type::size; ++i) {
+    const auto x = detail::compute_t<T>(detail::element(a, i)), y = detail::compute_t<T>(detail::element(b, i));
+    if constexpr (std::is_floating_point_v<detail::compute_t<T>>) r[i] = detail::to<T>(std::fmin(x, y));
+    else r[i] = y < x ? y : x;
+  }
+  return r;
+}
+// a · b + c rounded once; any operand may be a scalar.
+template <class A, class B, class C, std::enable_if_t<detail::elementwise_v<A, B, C>, int> = 0>
+detail::first_tile_t<A, B, C> fma(const A& a, const B& b, const C& c) {
+  using R = detail::first_tile_t<A, B, C>;
+  using T = typename R::element_type;
+  using F = detail::compute_t<T>;
+  static_assert(detail::one_shape_v<R, A, B, C>, "fma's operands have one shape");
+  R r;
+  for (std::int64_t i = 0; i < R::shape_type::size; ++i)
+    r[i] = detail::to<T>(std::fma(F(detail::element(a, i)), F(detail::element(b, i)), F(detail::element(c, i))));
+  return r;
+}
+// condition ? a : b per element; a or b may be a scalar (`ct::select(inside, s, -INFINITY)`).
+template <class S, class A, class B, std::enable_if_t<detail::elementwise_v<A, B>, int> = 0>
+tile<typename detail::first_tile_t<A, B>::element_type, S> select(const tile<bool, S>& condition, const A& a,
+                                                                   const B& b) {
+  using T = typename detail::first_tile_t<A, B>::element_type;
+  static_assert(detail::one_shape_v<tile<bool, S>, A, B>, "select's operands have one shape");
   tile<T, S> r;
-  for (std::int64_t i = 0; i < S::size; ++i) r[i] = condition[i] ? a[i] : b[i];
+  for (std::int64_t i = 0; i < S::size; ++i)
+    r[i] = condition[i] ? detail::to<T>(detail::compute_t<T>(detail::element(a, i)))
+                        : detail::to<T>(detail::compute_t<T>(detail::element(b, i)));
   return r;
+}
+// Masks combine: `ct::select(inside && causal, s, -INFINITY)`.
+template <class S, class S2>
+tile<bool, S> operator&&(const tile<bool, S>& a, const tile<bool, S2>& b) {
+  return detail::zip<bool>(a, b, [](bool x, bool y) { return x && y; });
+}
+template <class S, class S2>
+tile<bool, S> operator||(const tile<bool, S>& a, const tile<bool, S2>& b) {
+  return detail::zip<bool>(a, b, [](bool x, bool y) { return x || y; });
+}
+template <class S>
+tile<bool, S> operator!(const tile<bool, S>& a) {
+  return detail::map<bool>(a, [](bool x) { return !x; });
 }
 template <class U, class T, class S>
 tile<U, S> cast(const tile<T, S>& a) {
@@ -318,7 +427,7 @@ tile<U, S> cast(const tile<T, S>& a) {
 namespace detail {
 template <int Axis, class T, class S, class F>
 tile<T, remove_axis_t<Axis, S>> reduce(const tile<T, S>& a, compute_t<T> init, F f) {
-  static_assert(Axis >= 0 && Axis < S::rank, "the reduced axis is one of the tile's axes");
+  static_assert((Axis >= 0 && Axis < S::rank) || kShapesCheckedByTranslator, "the reduced axis is one of the tile's axes");
   using R = remove_axis_t<Axis, S>;
   std::array<compute_t<T>, std::size_t(R::size)> acc;
   acc.fill(init);
@@ -350,6 +459,42 @@ tile<T, remove_axis_t<Axis, S>> reduce_min(const tile<T, S>& a) {
                               [](auto x, auto y) { return y < x ? y : x; });
 }
 
+// The index along `Axis` of each line's largest (argmax) or smallest (argmin) element: shape<BM, BN>
+// → shape<BM> of int for Axis = 1. Ties go to the smallest index; a line holding NaN gives an
+// unspecified one of its indexes.
+namespace detail {
+template <int Axis, class T, class S, class Better>
+tile<int, remove_axis_t<Axis, S>> arg_reduce(const tile<T, S>& a, Better better) {
+  static_assert((Axis >= 0 && Axis < S::rank) || kShapesCheckedByTranslator, "the reduced axis is one of the tile's axes");
+  using R = remove_axis_t<Axis, S>;
+  std::array<compute_t<T>, std::size_t(R::size)> best{};
+  tile<int, R> where;
+  std::array<bool, std::size_t(R::size)> seen{};
+  for (std::int64_t i = 0; i < S::size; ++i) {  // row-major: along Axis in increasing order
+    const auto index = unravel<S>(i);
+    std::array<std::int64_t, std::size_t(R::rank)> kept{};
+    for (int axis = 0, k = 0; axis < S::rank; ++axis)
+      if (axis != Axis) kept[std::size_t(k++)] = index[std::size_t(axis)];
+    const auto slot = std::size_t(offset<R>(kept));
+    const auto value = compute_t<T>(a[i]);
+    if (!seen[slot] || better(value, best[slot])) {
+      seen[slot] = true;
+      best[slot] = value;
+      where[std::int64_t(slot)] = int(index[std::size_t(Axis)]);
+    }
+  }
+  return where;
+}
+}  // namespace detail
+template <int Axis, class T, class S>
+tile<int, remove_axis_t<Axis, S>> argmax(const tile<T, S>& a) {
+  return detail::arg_reduce<Axis>(a, [](auto x, auto best) { return x > best; });
+}
+template <int Axis, class T, class S>
+tile<int, remove_axis_t<Axis, S>> argmin(const tile<T, S>& a) {
+  return detail::arg_reduce<Axis>(a, [](auto x, auto best) { return x < best; });
+}
+
 // Re-inserts axis `Axis` into `x` and broadcasts it to `like`'s shape.
 template <int Axis, class T, class R, class U, class S>
 tile<T, S> bcast(const tile<T, R>& x, const tile<U, S>&) {
@@ -374,6 +519,7 @@ tile<T, S2> reshape(const tile<T, S>& a) {
   for (std::int64_t i = 0; i < S2::size && i < S::size; ++i) r[i] = a[i];
   return r;
 }
+// The last two axes swapped: shape<M, N> → shape<N, M>, shape<B, M, N> → shape<B, N, M>.
 template <class T, int M, int N>
 tile<T, shape<N, M>> transpose(const tile<T, shape<M, N>>& a) {
   tile<T, shape<N, M>> r;
@@ -381,9 +527,30 @@ tile<T, shape<N, M>> transpose(const tile<T, shape<M, N>>& a) {
     for (int j = 0; j < N; ++j) r[std::int64_t(j) * M + i] = a[std::int64_t(i) * N + j];
   return r;
 }
+template <class T, int B, int M, int N>
+tile<T, shape<B, N, M>> transpose(const tile<T, shape<B, M, N>>& a) {
+  tile<T, shape<B, N, M>> r;
+  for (int z = 0; z < B; ++z)
+    for (int i = 0; i < M; ++i)
+      for (int j = 0; j < N; ++j) r[(std::int64_t(z) * N + j) * M + i] = a[(std::int64_t(z) * M + i) * N + j];
+  return r;
+}
 
-// acc + a · b on tensor cores: a is shape<M, K>, b shape<K, N>, acc shape<M, N> of float;
-// a and b bf16 or f16.
+// acc + a · b on tensor cores: a is shape<M, K>, b shape<K, N>, acc shape<M, N> of float; a and b
+// bf16 or f16. With a leading batch axis (shape<B, M, K> · shape<B, K, N>), each of the B
+// matrices is multiplied by its own. Products of bf16 and f16 values are exact in f32; they are
+// summed in f32 in k order.
+namespace detail {
+template <class T>
+void multiply_add(const T* a, const T* b, float* acc, int m, int n, int k) {
+  for (int i = 0; i < m; ++i)
+    for (int j = 0; j < n; ++j) {
+      float sum = acc[std::int64_t(i) * n + j];
+      for (int p = 0; p < k; ++p) sum += float(a[std::int64_t(i) * k + p]) * float(b[std::int64_t(p) * n + j]);
+      acc[std::int64_t(i) * n + j] = sum;
+    }
+}
+}  // namespace detail
 template <class T, int M, int K, int K2, int N, class S3>
 tile<float, shape<M, N>> mma(const tile<T, shape<M, K>>& a, const tile<T, shape<K2, N>>& b,
                              const tile<float, S3>& acc) {
@@ -391,12 +558,21 @@ tile<float, shape<M, N>> mma(const tile<T, shape<M, K>>& a, const tile<T, shape<
   static_assert((K == K2 && std::is_same_v<S3, shape<M, N>>) || detail::kShapesCheckedByTranslator,
                 "mma(a, b, acc): a is MxK, b is KxN, acc is MxN");
   tile<float, shape<M, N>> r;
-  for (int i = 0; i < M; ++i)
-    for (int j = 0; j < N; ++j) {
-      float sum = acc[std::int64_t(i) * N + j];
-      for (int k = 0; k < K && k < K2; ++k) sum += float(a[std::int64_t(i) * K + k]) * float(b[std::int64_t(k) * N + j]);
-      r[std::int64_t(i) * N + j] = sum;
-    }
+  for (std::int64_t i = 0; i < std::int64_t(M) * N; ++i) r[i] = acc[std::min(i, S3::size - 1)];
+  if constexpr (K == K2) detail::multiply_add(&a[0], &b[0], &r[0], M, N, K);
+  return r;
+}
+template <class T, int B, int M, int K, int B2, int K2, int N, class S3>
+tile<float, shape<B, M, N>> mma(const tile<T, shape<B, M, K>>& a, const tile<T, shape<B2, K2, N>>& b,
+                                const tile<float, S3>& acc) {
+  static_assert(is_mma16_v<T>, "ct::mma multiplies bf16 or f16 tiles (f32 needs an explicit ct::tf32)");
+  static_assert((B == B2 && K == K2 && std::is_same_v<S3, shape<B, M, N>>) || detail::kShapesCheckedByTranslator,
+                "mma(a, b, acc): a is BxMxK, b is BxKxN, acc is BxMxN");
+  tile<float, shape<B, M, N>> r;
+  for (std::int64_t i = 0; i < std::int64_t(B) * M * N; ++i) r[i] = acc[std::min(i, S3::size - 1)];
+  if constexpr (B == B2 && K == K2)
+    for (int z = 0; z < B; ++z)
+      detail::multiply_add(&a[std::int64_t(z) * M * K], &b[std::int64_t(z) * K * N], &r[std::int64_t(z) * M * N], M, N, K);
   return r;
 }
 

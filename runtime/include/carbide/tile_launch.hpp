@@ -4,6 +4,7 @@
 // device_ptr() and bytes() of each argument, outputs exclusive.
 #pragma once
 
+#include <carbide/errors.hpp>
 #include <carbide/tensor.hpp>
 #include <carbide/tile/args.hpp>
 #include <carbide/tile/types.hpp>
@@ -13,6 +14,7 @@
 #include <initializer_list>
 #include <iterator>
 #include <type_traits>
+#include <string>
 #include <vector>
 
 namespace carbide::detail {
@@ -132,6 +134,33 @@ MatrixOperand matrix_operand(const char* param, const tile::detail::out_arg<T, 2
   return {param, arg.extent, arg.aligned16};
 }
 void check_gemm_operands(const char* kernel, const MatrixOperand& c, const MatrixOperand& a, const MatrixOperand& b);
+
+// The operands of a batched GEMM plan (rank 3: c[z] = a[z] · b[z]): one batch count, and each
+// matrix as check_gemm_operands wants it.
+struct BatchedOperand {
+  const char* param;
+  const std::int64_t* extent;  // three axes: the batch, then the matrix's
+  int aligned16;
+  MatrixOperand matrix() const { return {param, extent + 1, aligned16}; }
+};
+template <class T>
+BatchedOperand matrix_operand(const char* param, const tile::detail::in_arg<T, 3>& arg) {
+  return {param, arg.extent, arg.aligned16};
+}
+template <class T>
+BatchedOperand matrix_operand(const char* param, const tile::detail::out_arg<T, 3>& arg) {
+  return {param, arg.extent, arg.aligned16};
+}
+inline void check_batched_gemm_operands(const char* kernel, const BatchedOperand& c, const BatchedOperand& a,
+                                        const BatchedOperand& b) {
+  for (const BatchedOperand* operand : {&a, &b})
+    if (operand->extent[0] != c.extent[0])
+      throw LaunchContractError(kernel, operand->param,
+                                "a batch of as many matrices as '" + std::string(c.param) + "' (" +
+                                    std::to_string(c.extent[0]) + ")",
+                                std::to_string(operand->extent[0]));
+  check_gemm_operands(kernel, c.matrix(), a.matrix(), b.matrix());
+}
 
 // A TMA tensor map of a 2-D row-major tensor of 16-bit elements (`extent` and `stride` in
 // elements, as an in_arg holds them), read in boxes of box_rows × box_columns with the 128-byte

@@ -35,13 +35,10 @@ struct blocked {
   static_assert(Threads > 0 && Vec > 0);
 };
 
-// What a reduction along the last axis (of extent Last) of a Blocked tile leaves: one value per
-// slot of Blocked, the value of that slot's row, held by every thread that shares the row.
-template <class Blocked, int Last>
-struct reduced {
-  using parent = Blocked;
-  static constexpr int kLast = Last;
-};
+template <class Layout>
+inline constexpr bool is_blocked_v = false;
+template <int Threads, int Vec>
+inline constexpr bool is_blocked_v<blocked<Threads, Vec>> = true;
 
 // How a layout spreads a tile of `Shape` over threads; kCount is the elements one thread holds.
 // Specialized per layout (sm80::acc in gemm_sm80.hpp).
@@ -61,12 +58,27 @@ struct layout_of<Shape, blocked<Threads, Vec>> {
   static constexpr int kCount = kSlots * Vec;
   // Row-major linear index of element i (slot i / Vec, element i % Vec) of `thread`.
   static CARBIDE_TILE_CONSTEXPR int linear_index(int thread, int i) { return ((i / Vec) * Threads + thread) * Vec + i % Vec; }
-};
+  // The same, or -1 where the thread lacks slot i / Vec (the last slot of a ragged layout).
+  static CARBIDE_TILE_CONSTEXPR int index(int thread, int i) {
+    return (i / Vec) * Threads + thread < kChunks ? linear_index(thread, i) : -1;
+  }
+  static CARBIDE_TILE_CONSTEXPR int column(int thread, int i) { return index(thread, i) < 0 ? -1 : index(thread, i) % kCols; }
 
-template <class Shape, class Blocked, int Last>
-struct layout_of<Shape, reduced<Blocked, Last>> {
-  using parent = layout_of<shape<int(Shape::size), Last>, Blocked>;  // the tile before the reduction
-  static constexpr int kCount = parent::kSlots;
+  // Row slots (layouts.hpp's rows_of): a slot's chunk lies in one row, so slot s holds row
+  // slot_row(thread, s), -1 where the thread lacks the slot.
+  static constexpr int kRowSlots = kSlots;
+  static CARBIDE_TILE_CONSTEXPR int row_slot(int i) { return i / Vec; }
+  static CARBIDE_TILE_CONSTEXPR int slot_row(int thread, int s) {
+    return s * Threads + thread < kChunks ? (s * Threads + thread) / kChunksPerRow : -1;
+  }
+  // Column slots (cols_of): when the threads are a multiple of a row's chunks, every slot of a
+  // thread covers the same Vec columns; otherwise each element is its own slot.
+  static constexpr bool kSameColumns = Threads % kChunksPerRow == 0;
+  static constexpr int kColSlots = kSameColumns ? Vec : kCount;
+  static CARBIDE_TILE_CONSTEXPR int col_slot(int i) { return kSameColumns ? i % Vec : i; }
+  static CARBIDE_TILE_CONSTEXPR int slot_column(int thread, int c) {
+    return kSameColumns ? (thread % kChunksPerRow) * Vec + c : column(thread, c);
+  }
 };
 
 // One thread's share of a tile value: kCount elements, their positions given by the layout.
@@ -134,26 +146,10 @@ CARBIDE_TILE_HD frag<T, Shape, Layout> zeros() {
 
 #if defined(__CUDACC__)
 
-// Each element's row-major linear index within the tile.
-template <class T, class Shape, class Layout>
-CARBIDE_TILE_DEVICE frag<T, Shape, Layout> iota() {
-  frag<T, Shape, Layout> f;
-#pragma unroll
-  for (int i = 0; i < f.kCount; ++i) f.v[i] = convert<T>(layout_of<Shape, Layout>::linear_index(threadIdx.x, i));
-  return f;
-}
-
-// The same elements in row-major order as a tile of another shape. The blocked layout deals out
-// row-major chunks whatever the shape, so with Vec dividing both last extents every thread already
-// holds its elements of the new shape, in the same registers.
-template <class To, class T, class Shape, int Threads, int Vec>
-CARBIDE_TILE_HD frag<T, To, blocked<Threads, Vec>> reshape(const frag<T, Shape, blocked<Threads, Vec>>& a) {
-  static_assert(To::size == Shape::size, "reshape keeps the element count");
-  frag<T, To, blocked<Threads, Vec>> r;
-  static_assert(r.kCount == a.kCount, "both shapes deal out the same chunks");
-  for (int i = 0; i < r.kCount; ++i) r.v[i] = a.v[i];
-  return r;
-}
+// The tile of `in` at `tile` in a layout other than blocked (layouts.hpp, exchange.hpp): one
+// element at a time, each where the layout's index map puts it.
+template <class Shape, class Layout, class T, int Rank, class Pad>
+CARBIDE_TILE_DEVICE frag<T, Shape, Layout> load_mapped(const in_arg<T, Rank>& in, const tile_coord<Rank>& tile, Pad pad);
 
 // blockIdx.x as tile coordinates over out.tiles, the last axis fastest. The tile counts fit in
 // int (the grid is at most 2^31 - 1 blocks), so the divisions are 32-bit. The first axis takes
@@ -353,7 +349,9 @@ CARBIDE_TILE_DEVICE frag<T, Shape, Layout> load_whole(const in_arg<T, Rank>& in,
 // reads is whole and aligned; no test at all.
 template <class Shape, class Layout, bool Whole = false, class T, int Rank, class Pad>
 CARBIDE_TILE_DEVICE frag<T, Shape, Layout> load(const in_arg<T, Rank>& in, const tile_coord<Rank>& tile, Pad pad) {
-  if constexpr (Whole) return load_whole<Shape, Layout>(in, tile);
+  if constexpr (!is_blocked_v<Layout>) return load_mapped<Shape, Layout>(in, tile, pad);
+  else if constexpr (Whole) return load_whole<Shape, Layout>(in, tile);
+  else {
   using L = layout_of<Shape, Layout>;
   constexpr int kVec = L::kVec;
   const tile_window<Shape, in_arg<T, Rank>, Rank> window{in, tile};
@@ -384,6 +382,7 @@ CARBIDE_TILE_DEVICE frag<T, Shape, Layout> load(const in_arg<T, Rank>& in, const
     }
   }
   return f;
+  }
 }
 
 // Writes `f` to `out` at `tile`, wholly inside the tensor and aligned: one vector access a chunk,

@@ -74,7 +74,14 @@ CARBIDE_TILE_BINARY_OPERATOR(>, bool)
 CARBIDE_TILE_BINARY_OPERATOR(>=, bool)
 CARBIDE_TILE_BINARY_OPERATOR(==, bool)
 CARBIDE_TILE_BINARY_OPERATOR(!=, bool)
+CARBIDE_TILE_BINARY_OPERATOR(&&, bool)
+CARBIDE_TILE_BINARY_OPERATOR(||, bool)
 #undef CARBIDE_TILE_BINARY_OPERATOR
+
+template <class Shape, class Layout>
+CARBIDE_TILE_HD frag<bool, Shape, Layout> operator!(const frag<bool, Shape, Layout>& a) {
+  return map<bool>([](auto x) { return !x; }, a);
+}
 
 template <class T, class Shape, class Layout>
 CARBIDE_TILE_HD frag<T, Shape, Layout> operator-(const frag<T, Shape, Layout>& a) {

@@ -21,6 +21,7 @@
 #include <carbide/tile/args.hpp>
 #include <carbide/tile/block.hpp>
 #include <carbide/tile/copy.hpp>
+#include <carbide/tile/layouts.hpp>
 #include <carbide/tile/mma.hpp>
 #include <carbide/tile/shape.hpp>
 #include <carbide/tile/types.hpp>
@@ -75,19 +76,18 @@ struct acc {};
 
 namespace carbide::tile::detail {
 
+// The plan's block tile as a matrix; a batched GEMM's accumulator is shape<1, BM, BN>.
 template <class Shape, class Plan>
-struct layout_of<Shape, sm80::acc<Plan>> {
-  static_assert(std::is_same_v<Shape, shape<Plan::kBM, Plan::kBN>>, "an accumulator has its plan's block tile");
-  static constexpr int kCount = Plan::kMmaM * Plan::kMmaN * 4;
-  static CARBIDE_TILE_CONSTEXPR int row(int thread, int i) {
-    const int warp_m = thread / 32 / Plan::kWarpsN, mi = i / 4 / Plan::kMmaN;
-    return warp_m * Plan::kWarpTileM + mi * 16 + ::carbide::tile::sm80::m16n8k16::c_row(thread % 32, i % 4);
-  }
-  static CARBIDE_TILE_CONSTEXPR int column(int thread, int i) {
-    const int warp_n = thread / 32 % Plan::kWarpsN, ni = i / 4 % Plan::kMmaN;
-    return warp_n * Plan::kWarpTileN + ni * 8 + ::carbide::tile::sm80::m16n8k16::c_col(thread % 32, i % 4);
-  }
-  static CARBIDE_TILE_CONSTEXPR int linear_index(int thread, int i) { return row(thread, i) * Plan::kBN + column(thread, i); }
+struct layout_of<Shape, sm80::acc<Plan>>
+    : c_fragment_map<Plan::kBM, Plan::kBN, Plan::kWarpsM, Plan::kWarpsN> {
+  static_assert(Shape::last() == Plan::kBN && Shape::size == std::int64_t(Plan::kBM) * Plan::kBN,
+                "an accumulator has its plan's block tile");
+};
+template <class Plan>
+inline constexpr bool is_c_fragment_v<sm80::acc<Plan>> = true;
+template <class Plan>
+struct c_fragment_extents<sm80::acc<Plan>> {
+  static constexpr int kRows = Plan::kBM, kCols = Plan::kBN;
 };
 
 }  // namespace carbide::tile::detail
@@ -252,22 +252,48 @@ CARBIDE_TILE_DEVICE void store_pair(T* to, T first, T second) {
 
 // A GEMM block's tile coordinates in grouped order, for either plan: blockIdx.x walks
 // Plan::kGroupM block rows of one column group before moving to the next column (the last group
-// may be shorter), so that a wave's A and B panels stay in L2.
-template <class Plan, class T>
-CARBIDE_TILE_DEVICE tile_coord<2> gemm_block_coord(const out_arg<T, 2>& out) {
-  const int tiles_m = int(out.tiles[0]), tiles_n = int(out.tiles[1]);
-  const int per_group = Plan::kGroupM * tiles_n, id = blockIdx.x, group = id / per_group;
+// may be shorter), so that a wave's A and B panels stay in L2. A batched GEMM (rank 3, one matrix
+// a tile) walks each matrix's tiles so before the next matrix's.
+template <class Plan>
+CARBIDE_TILE_DEVICE void grouped_coord(int id, int tiles_m, int tiles_n, int& bm, int& bn) {
+  const int per_group = Plan::kGroupM * tiles_n, group = id / per_group;
   const int first_m = group * Plan::kGroupM, group_rows = ::min(tiles_m - first_m, Plan::kGroupM);
   const int within = id % per_group;
-  return {{first_m + within % group_rows, within / group_rows}};
+  bm = first_m + within % group_rows;
+  bn = within / group_rows;
+}
+template <class Plan, class T>
+CARBIDE_TILE_DEVICE tile_coord<2> gemm_block_coord(const out_arg<T, 2>& out) {
+  tile_coord<2> coord;
+  grouped_coord<Plan>(blockIdx.x, int(out.tiles[0]), int(out.tiles[1]), coord.index[0], coord.index[1]);
+  return coord;
+}
+template <class Plan, class T>
+CARBIDE_TILE_DEVICE tile_coord<3> gemm_block_coord(const out_arg<T, 3>& out) {
+  const int per_matrix = int(out.tiles[1] * out.tiles[2]);
+  tile_coord<3> coord;
+  coord.index[0] = int(blockIdx.x) / per_matrix;
+  grouped_coord<Plan>(int(blockIdx.x) % per_matrix, int(out.tiles[1]), int(out.tiles[2]), coord.index[1], coord.index[2]);
+  return coord;
+}
+
+// Matrix z of a batched (rank 3) tensor argument, as the rank-2 argument the main loops and the
+// accumulator stores take.
+template <class T>
+CARBIDE_TILE_HD in_arg<T, 2> batch_slice(const in_arg<T, 3>& arg, int z) {
+  return {arg.data + z * arg.stride[0], {arg.extent[1], arg.extent[2]}, {arg.stride[1], arg.stride[2]}, arg.aligned16};
+}
+template <class T>
+CARBIDE_TILE_HD out_arg<T, 2> batch_slice(const out_arg<T, 3>& arg, int z) {
+  return {arg.data + z * arg.stride[0], {arg.extent[1], arg.extent[2]}, {arg.stride[1], arg.stride[2]},
+          {arg.tiles[1], arg.tiles[2]}, arg.aligned16};
 }
 
 // An accumulator-layout tile (f32, or cast to a 16-bit float) into `out` at `tile`: the fragments'
 // element pairs into the padded C tile in shared memory, then 16-byte row chunks to global memory;
 // chunks inside the tensor only, element by element where a chunk crosses its last column.
-template <class T, class Plan>
-CARBIDE_TILE_DEVICE void store(const out_arg<T, 2>& out, const tile_coord<2>& tile,
-                               const frag<T, shape<Plan::kBM, Plan::kBN>, sm80::acc<Plan>>& f) {
+template <class T, class Plan, class Shape>
+CARBIDE_TILE_DEVICE void store(const out_arg<T, 2>& out, const tile_coord<2>& tile, const frag<T, Shape, sm80::acc<Plan>>& f) {
   static_assert(sizeof(T) == 2 || sizeof(T) == 4, "16-bit or 32-bit elements");
   using L = layout_of<shape<Plan::kBM, Plan::kBN>, sm80::acc<Plan>>;
   constexpr int kStride = Plan::kCStride, kElemsPerChunk = 16 / int(sizeof(T)), kChunks = Plan::kBN / kElemsPerChunk;
@@ -301,6 +327,11 @@ CARBIDE_TILE_DEVICE void store(const out_arg<T, 2>& out, const tile_coord<2>& ti
         out.data[(row0 + row) * ld + (col0 + chunk * kElemsPerChunk + j) * out.stride[1]] = from[j];
     }
   }
+}
+// A batched GEMM's tile (shape<1, BM, BN>) into its matrix of `out`.
+template <class T, class Plan, class Shape>
+CARBIDE_TILE_DEVICE void store(const out_arg<T, 3>& out, const tile_coord<3>& tile, const frag<T, Shape, sm80::acc<Plan>>& f) {
+  store(batch_slice(out, tile[0]), tile_coord<2>{{tile[1], tile[2]}}, f);
 }
 
 }  // namespace carbide::tile::detail

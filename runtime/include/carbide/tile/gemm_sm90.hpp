@@ -70,16 +70,19 @@ struct acc {};
 
 namespace carbide::tile::detail {
 
+// m64nk16_accumulator's map is the m16n8 C map of one warp a 16-row piece, repeated along N: the
+// C fragment map of 4 warps a consumer warpgroup, one warp across, after the producer's 128
+// threads, which hold no element (row() is -1 for them).
 template <class Shape, class Plan>
-struct layout_of<Shape, sm90::acc<Plan>> {
-  static_assert(std::is_same_v<Shape, shape<Plan::kBM, Plan::kBN>>, "an accumulator has its plan's block tile");
-  using map = ::carbide::tile::sm90::m64nk16_accumulator;
-  static constexpr int kCount = Plan::kBN / 2;
-  // Threads of the producer warpgroup (t < 128) hold no element; row() is -1 for them.
-  static CARBIDE_TILE_CONSTEXPR int row(int thread, int i) {
-    return thread < 128 ? -1 : (thread / 128 - 1) * 64 + map::row(thread % 128, i);
-  }
-  static CARBIDE_TILE_CONSTEXPR int column(int thread, int i) { return map::column(thread % 128, i); }
+struct layout_of<Shape, sm90::acc<Plan>> : c_fragment_map<Plan::kBM, Plan::kBN, 4 * Plan::kConsumers, 1, 128> {
+  static_assert(Shape::last() == Plan::kBN && Shape::size == std::int64_t(Plan::kBM) * Plan::kBN,
+                "an accumulator has its plan's block tile");
+};
+template <class Plan>
+inline constexpr bool is_c_fragment_v<sm90::acc<Plan>> = true;
+template <class Plan>
+struct c_fragment_extents<sm90::acc<Plan>> {
+  static constexpr int kRows = Plan::kBM, kCols = Plan::kBN;
 };
 
 }  // namespace carbide::tile::detail
@@ -170,9 +173,8 @@ namespace carbide::tile::detail {
 
 // An accumulator-layout tile (f32, or cast to a 16-bit float) into `out` at `tile`, straight from
 // the registers: each thread's element pairs (one row, adjacent columns) inside the tensor.
-template <class T, class Plan>
-CARBIDE_TILE_DEVICE void store(const out_arg<T, 2>& out, const tile_coord<2>& tile,
-                               const frag<T, shape<Plan::kBM, Plan::kBN>, sm90::acc<Plan>>& f) {
+template <class T, class Plan, class Shape>
+CARBIDE_TILE_DEVICE void store(const out_arg<T, 2>& out, const tile_coord<2>& tile, const frag<T, Shape, sm90::acc<Plan>>& f) {
   static_assert(sizeof(T) == 2 || sizeof(T) == 4, "16-bit or 32-bit elements");
   using L = layout_of<shape<Plan::kBM, Plan::kBN>, sm90::acc<Plan>>;
   const int thread = threadIdx.x;
