@@ -100,8 +100,8 @@ int run(const tile_attention::Module& module, const carbide::Stream& stream, std
 }
 
 int main(int argc, char** argv) try {
-  const bool small = sample::small_run(argc, argv);
-  auto context = carbide::Context::create(0);
+  auto context = carbide::Context::create_default();  // GPU 0, else the CPU
+  const bool small = sample::small_run(argc, argv, context);
   auto stream = context.default_stream();
   const auto module = tile_attention::load(context);
   const std::size_t heads = small ? 2 : 16, n = small ? 200 : 4096, odd = small ? 77 : 1000;

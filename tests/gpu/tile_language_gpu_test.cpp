@@ -58,7 +58,7 @@ Comparison compare(const std::vector<T>& got, const std::vector<double>& expecte
   } while (false)
 
 struct Device {
-  carbide::Context context = carbide::Context::create(0);
+  carbide::Context context = test_context();
   carbide::Stream stream = context.default_stream();
   kernels::Module module = kernels::load(context);
 };

@@ -17,6 +17,10 @@ FINDING = re.compile(r"^(?P<file>[^:\s]+):(?P<line>\d+):(?P<col>\d+): "
                      r"(?P<kind>error|warning|note): (?P<text>.*)$")
 # These call the generated module API from host code; clang-tidy sees it only through a build's
 # compile command (the samples below cover that), so the corpus run cannot include them.
+# Samples built for one architecture only (CUDA_ARCHS in their CMakeLists.txt): check -p plans
+# them for the default set, where their tiles do not fit (carbide-tile-lowering), and so would the
+# plugin, which takes no --cuda-arch.
+ONE_ARCHITECTURE_SAMPLES = {"tile_gemm.cpp": "sm_90a"}
 NEEDS_GENERATED_API = {"launch-aliasing.cpp", "launch-aliasing-slices.cpp", "launch-aliasing-tiles.cpp", "kernel-signature-templates.cpp", "tile-partition-use.cpp"}
 
 
@@ -73,6 +77,9 @@ def main():
                       load + [str(source), "--", "-std=c++17", include])
         compared += 1
     for source in sorted((root / "samples").glob("*/*.cpp")):
+        if source.name in ONE_ARCHITECTURE_SAMPLES:
+            print(f"{source.name}: not compared here (built for {ONE_ARCHITECTURE_SAMPLES[source.name]} only)")
+            continue
         ok &= compare(source.name, [carbide, "check", "-p", build_root, str(source)],
                       load + ["-p", build_root, str(source)])
         compared += 1

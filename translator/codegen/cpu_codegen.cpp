@@ -155,6 +155,14 @@ class CpuEdits : public clang::RecursiveASTVisitor<CpuEdits> {
       }
     return true;
   }
+  // PTX cannot run on the CPU: the statement becomes a call that fails the launch at its line.
+  // Its operands are left alone (they go with it).
+  bool TraverseGCCAsmStmt(clang::GCCAsmStmt* statement, DataRecursionQueue* = nullptr) {
+    const clang::SourceRange range(statement->getAsmLoc(), statement->getRParenLoc());
+    if (editable(range.getBegin(), range.getEnd()) && replaced_.insert(range.getBegin().getRawEncoding()).second)
+      rewriter_.ReplaceText(range, "::carbide::cpu::inline_assembly(" + std::string(kSite) + ")");
+    return true;
+  }
   bool VisitForStmt(clang::ForStmt* loop) {
     if (const clang::Expr* increment = loop->getInc())
       insert(increment->getBeginLoc(), increment->getEndLoc(), "(::carbide::cpu::tick(" + std::string(kSite) + "), ", ")");

@@ -136,6 +136,10 @@ inline void tick(const char* file, unsigned line) {
   }
 }
 
+// In place of an inline assembly statement (PTX, inside CARBIDE_UNSAFE): the CPU cannot run it,
+// so reaching it fails the launch (KernelError::Kind::Unsupported) naming the line.
+[[noreturn]] void inline_assembly(const char* file, unsigned line);
+
 // memcpy, memmove and memset on device memory, recorded (what the CPU form calls in their place).
 void* memcpy(void* to, const void* from, std::size_t bytes, const char* file, unsigned line);
 void* memmove(void* to, const void* from, std::size_t bytes, const char* file, unsigned line);

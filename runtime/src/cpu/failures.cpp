@@ -3,6 +3,7 @@
 #include "block_run.hpp"
 #include "running_thread.hpp"
 
+#include <carbide/cpu.hpp>
 #include <carbide/cpu_vocabulary.hpp>
 
 #include <cstdio>
@@ -108,6 +109,25 @@ void requirement_failed(const char* condition, const char* file, unsigned line, 
     return std::string("requirement failed: ") + condition + " (in " + function + ")";
   });
 }
+
+}  // namespace carbide::cpu::detail
+
+namespace carbide::cpu {
+
+void inline_assembly(const char* file, unsigned line) {
+  if (detail::ThreadState* t = running_thread) {
+    t->file = file;
+    t->line = line;
+  }
+  detail::fail(KernelError::Kind::Unsupported, [&](const BlockRun*) {
+    return std::string("inline assembly cannot run on the CPU (it is PTX); give the kernel a form without it for "
+                       "CPU runs, or run it on a GPU");
+  });
+}
+
+}  // namespace carbide::cpu
+
+namespace carbide::cpu::detail {
 
 void unsupported_atomic(const char* what, std::size_t element_bytes) {
   fail(KernelError::Kind::Unsupported, [&](const BlockRun*) {
