@@ -6,6 +6,7 @@
 #include "gpu_test_support.hpp"
 
 #include <cmath>
+#include <string>
 #include <vector>
 
 namespace {
@@ -18,12 +19,17 @@ std::vector<ct::bf16> random_bf16(std::size_t n) {
   return values;
 }
 
+// "" where the sm_90a module runs on `ctx`, else why not. The CPU form runs the same tile body on
+// any machine; the sm_90a image wants a Hopper.
+std::string why_the_module_cannot_run(const carbide::Context& ctx) {
+  if (ctx.is_cpu() || ctx.limits().compute_capability == 90) return "";
+  return "the module is built for sm_90a, and device 0 has compute capability " +
+         std::to_string(ctx.limits().compute_capability);
+}
+
 void run_gemm(std::size_t m, std::size_t n, std::size_t k) {
   auto ctx = test_context();
-  // The CPU form runs the same tile body on any machine; the sm_90a image wants a Hopper.
-  if (!ctx.is_cpu() && ctx.limits().compute_capability != 90)
-    GTEST_SKIP() << "the module is built for sm_90a, and device 0 has compute capability "
-                 << ctx.limits().compute_capability;
+  if (const std::string why = why_the_module_cannot_run(ctx); !why.empty()) GTEST_SKIP() << why;
   auto stream = ctx.default_stream();
   const auto module = gpu_hopper::load(ctx);
   const std::vector<ct::bf16> a_host = random_bf16(m * k), b_host = random_bf16(k * n);
@@ -74,10 +80,7 @@ TEST(HopperGemm, WholeTilesAndManyKTiles) {
 // rows, a residual tile), a function over tiles, and a row reduction stored beside c.
 void run_epilogue(std::size_t m, std::size_t n, std::size_t k) {
   auto ctx = test_context();
-  // The CPU form runs the same tile body on any machine; the sm_90a image wants a Hopper.
-  if (!ctx.is_cpu() && ctx.limits().compute_capability != 90)
-    GTEST_SKIP() << "the module is built for sm_90a, and device 0 has compute capability "
-                 << ctx.limits().compute_capability;
+  if (const std::string why = why_the_module_cannot_run(ctx); !why.empty()) GTEST_SKIP() << why;
   auto stream = ctx.default_stream();
   const auto module = gpu_hopper::load(ctx);
   const std::vector<ct::bf16> a_host = random_bf16(m * k), b_host = random_bf16(k * n), res_host = random_bf16(m * n);

@@ -355,31 +355,31 @@ inline constexpr bool elementwise_v = (is_operand_v<X> && ...) && !std::is_void_
 
 // max and min of two tiles, or of a tile and a scalar on either side (`ct::max(v, 0.0f)`);
 // floating point as fmax / fmin: a NaN operand gives the other one.
-template <class A, class B, std::enable_if_t<detail::elementwise_v<A, B>, int> = 0>
-detail::first_tile_t<A, B> max(const A& a, const B& b) {
-  using R = detail::first_tile_t<A, B>;
+namespace detail {
+// The larger (Larger) or the smaller of each pair of elements.
+template <bool Larger, class A, class B>
+first_tile_t<A, B> extremum(const A& a, const B& b) {
+  using R = first_tile_t<A, B>;
   using T = typename R::element_type;
-  static_assert(detail::one_shape_v<R, A, B>, "max's operands have one shape");
   R r;
   for (std::int64_t i = 0; i < R::shape_type::size; ++i) {
-    const auto x = detail::compute_t<T>(detail::element(a, i)), y = detail::compute_t<T>(detail::element(b, i));
-    if constexpr (std::is_floating_point_v<detail::compute_t<T>>) r[i] = detail::to<T>(std::fmax(x, y));
-    else r[i] = x < y ? y : x;
+    const auto x = compute_t<T>(element(a, i)), y = compute_t<T>(element(b, i));
+    if constexpr (std::is_floating_point_v<compute_t<T>>) r[i] = to<T>(Larger ? std::fmax(x, y) : std::fmin(x, y));
+    else r[i] = (Larger ? x < y : y < x) ? y : x;
   }
   return r;
 }
+}  // namespace detail
+
+template <class A, class B, std::enable_if_t<detail::elementwise_v<A, B>, int> = 0>
+detail::first_tile_t<A, B> max(const A& a, const B& b) {
+  static_assert(detail::one_shape_v<detail::first_tile_t<A, B>, A, B>, "max's operands have one shape");
+  return detail::extremum<true>(a, b);
+}
 template <class A, class B, std::enable_if_t<detail::elementwise_v<A, B>, int> = 0>
 detail::first_tile_t<A, B> min(const A& a, const B& b) {
-  using R = detail::first_tile_t<A, B>;
-  using T = typename R::element_type;
-  static_assert(detail::one_shape_v<R, A, B>, "min's operands have one shape");
-  R r;
-  for (std::int64_t i = 0; i < R::shape_type::size; ++i) {
-    const auto x = detail::compute_t<T>(detail::element(a, i)), y = detail::compute_t<T>(detail::element(b, i));
-    if constexpr (std::is_floating_point_v<detail::compute_t<T>>) r[i] = detail::to<T>(std::fmin(x, y));
-    else r[i] = y < x ? y : x;
-  }
-  return r;
+  static_assert(detail::one_shape_v<detail::first_tile_t<A, B>, A, B>, "min's operands have one shape");
+  return detail::extremum<false>(a, b);
 }
 // a · b + c rounded once; any operand may be a scalar.
 template <class A, class B, class C, std::enable_if_t<detail::elementwise_v<A, B, C>, int> = 0>
