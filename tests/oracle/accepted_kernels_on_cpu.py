@@ -262,7 +262,9 @@ def oracle(carbide, cxx, include, runtime_lib, work, path):
     if not accepted:
         return "", 0, [], [f"{path}: no SIMT kernel that check accepts (tile kernels run in the samples' CPU runs)"]
     out = os.path.join(work, stem)
-    translated = run([carbide, "translate", path, "-o", out, "--checks=carbide-device-compile", "--"] + clang_args)
+    # One architecture: PTX only, no cubins to assemble (the oracle runs the stubs' CPU forms).
+    translated = run([carbide, "translate", path, "-o", out, "--checks=carbide-device-compile", "--cuda-arch",
+                      "sm_90", "--"] + clang_args)
     if translated.returncode != 0:
         # A refused kernel need not compile (nvcc refuses what the checker does not model).
         if errors:
