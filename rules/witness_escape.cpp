@@ -2,6 +2,7 @@
 
 #include "device_walk.hpp"
 
+#include "model/call_arguments.hpp"
 #include "model/user_code.hpp"
 #include "model/vocabulary.hpp"
 
@@ -160,8 +161,7 @@ class Finder : public DeviceCodeFinder<Finder> {
     if (const auto* call = llvm::dyn_cast<clang::CallExpr>(parent)) {
       if (is_move_of_witness(call)) return "";
       const clang::FunctionDecl* callee = call->getDirectCallee();
-      // An operator member's object comes first among a CXXOperatorCallExpr's arguments.
-      const unsigned shift = llvm::isa<clang::CXXOperatorCallExpr>(call) && llvm::isa_and_nonnull<clang::CXXMethodDecl>(callee) ? 1 : 0;
+      const unsigned shift = model::object_arguments(call, callee);
       for (unsigned i = 0; i < call->getNumArgs(); ++i)
         if (call->getArg(i)->IgnoreParenImpCasts() == part->IgnoreParenImpCasts()) {
           if (shift == 1 && i == 0) return model::vocabulary::is_carbide(callee) ? "" : "is the operand of an operator that is not Carbide's";

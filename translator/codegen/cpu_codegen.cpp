@@ -4,6 +4,7 @@
 #include "codegen/copied_macros.hpp"
 #include "codegen/generated_text.hpp"
 #include "codegen/shared_sites.hpp"
+#include "model/call_arguments.hpp"
 #include "model/user_code.hpp"
 #include "model/vocabulary.hpp"
 
@@ -142,11 +143,10 @@ class CpuEdits : public clang::RecursiveASTVisitor<CpuEdits> {
     if (model::vocabulary::needs_site_on_cpu(callee)) mark_site(call);
     // Library code reads and writes what it is given by reference where no touch can see it:
     // the reference is the access.
-    // A member operator's object comes first among its arguments, before its first parameter;
-    // what the operator makes of it (an element's reference) is touched where that is used, and
-    // an assignment's target by VisitCXXOperatorCallExpr.
-    const unsigned object =
-        llvm::isa<clang::CXXOperatorCallExpr>(call) && llvm::isa<clang::CXXMethodDecl>(callee) ? 1 : 0;
+    // A member operator's object is not one of them: what the operator makes of it (an element's
+    // reference) is touched where that is used, and an assignment's target by
+    // VisitCXXOperatorCallExpr.
+    const unsigned object = model::object_arguments(call, callee);
     if (!model::in_user_code(sources_, callee) && !model::vocabulary::is_carbide(callee))
       for (unsigned i = object; i < call->getNumArgs() && i - object < callee->getNumParams(); ++i) {
         const clang::QualType type = callee->getParamDecl(i - object)->getType();
@@ -344,8 +344,6 @@ SharedFootprint shared_footprint(const clang::FunctionDecl* kernel, clang::ASTCo
   return walker.footprint;
 }
 
-std::string quoted(const std::string& text) { return c_string_literal(text); }
-
 // What the SIMT and the tile kernels reach, once each, in source order.
 std::vector<const clang::Decl*> all_top_level_decls(const model::Program& program, const clang::SourceManager& sources) {
   std::vector<const clang::Decl*> decls = program.device.top_level_decls;
@@ -383,7 +381,7 @@ std::string param_table(const model::Kernel& kernel) {
     const std::string type = memory && (param.kind == model::ParamKind::TileIn || param.kind == model::ParamKind::TileOut)
                                  ? tile_argument_type(param)
                                  : param.device_type;
-    text += "    {" + quoted(param.name) + ", sizeof(" + type + "), ::carbide::cpu::ParamKind::" + param_kind(param.kind) +
+    text += "    {" + c_string_literal(param.name) + ", sizeof(" + type + "), ::carbide::cpu::ParamKind::" + param_kind(param.kind) +
             ", " + (memory ? "sizeof(" + param.element_type + ")" : std::string("0")) + "},\n";
   }
   return text + "};\n";
@@ -400,10 +398,10 @@ std::string simt_entry(const model::Module& module, const model::Kernel& kernel,
   text += param_table(kernel);
   std::string sites;
   for (const SharedFootprint::Site& site : shared.sites)
-    sites += "    {" + std::to_string(site.number) + ", " + quoted(site.name) + ", " + std::to_string(site.element_bytes) + "},\n";
+    sites += "    {" + std::to_string(site.number) + ", " + c_string_literal(site.name) + ", " + std::to_string(site.element_bytes) + "},\n";
   const std::string site_table = "shared_" + kernel.symbol;
   if (!sites.empty()) text += "const ::carbide::cpu::SharedSite " + site_table + "[] = {\n" + sites + "};\n";
-  text += "const ::carbide::cpu::KernelEntry entry_" + kernel.symbol + " = {\n    " + quoted(kernel.qualified_name) +
+  text += "const ::carbide::cpu::KernelEntry entry_" + kernel.symbol + " = {\n    " + c_string_literal(kernel.qualified_name) +
           ", &run_" + kernel.symbol + ", params_" + kernel.symbol + ", " + std::to_string(kernel.params.size()) + ", " +
           (sites.empty() ? "nullptr" : site_table) + ", " + std::to_string(shared.sites.size()) + ", " +
           std::to_string(shared.static_bytes) + ", " + (synchronizes ? "true" : "false") + ",\n    " +
@@ -436,7 +434,7 @@ std::string tile_entry(const model::Module& module, const model::Kernel& kernel)
   }
   text += "  " + module.qualified_name + "::" + kernel.name + kernel.template_arguments + "(" + join(args, ", ") + ");\n}\n";
   text += param_table(kernel);
-  text += "const ::carbide::cpu::TileKernelEntry entry_" + kernel.symbol + " = {\n    " + quoted(kernel.qualified_name) +
+  text += "const ::carbide::cpu::TileKernelEntry entry_" + kernel.symbol + " = {\n    " + c_string_literal(kernel.qualified_name) +
           ", &run_" + kernel.symbol + ", params_" + kernel.symbol + ", " + std::to_string(kernel.params.size()) + "};\n\n";
   return text;
 }

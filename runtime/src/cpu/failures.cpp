@@ -100,34 +100,11 @@ void stride_not_power_of_two(const char* what, std::size_t stride) {
 }
 
 void requirement_failed(const char* condition, const char* file, unsigned line, const char* function) {
-  // CARBIDE_REQUIRE names its own line: the site the failure is reported at.
-  if (ThreadState* t = running_thread) {
-    t->file = file;
-    t->line = line;
-  }
+  at(file, line);  // CARBIDE_REQUIRE names its own line: the site the failure is reported at
   fail(KernelError::Kind::RequirementFailed, [&](const BlockRun*) {
     return std::string("requirement failed: ") + condition + " (in " + function + ")";
   });
 }
-
-}  // namespace carbide::cpu::detail
-
-namespace carbide::cpu {
-
-void inline_assembly(const char* file, unsigned line) {
-  if (detail::ThreadState* t = running_thread) {
-    t->file = file;
-    t->line = line;
-  }
-  detail::fail(KernelError::Kind::Unsupported, [&](const BlockRun*) {
-    return std::string("inline assembly cannot run on the CPU (it is PTX); give the kernel a form without it for "
-                       "CPU runs, or run it on a GPU");
-  });
-}
-
-}  // namespace carbide::cpu
-
-namespace carbide::cpu::detail {
 
 void unsupported_atomic(const char* what, std::size_t element_bytes) {
   fail(KernelError::Kind::Unsupported, [&](const BlockRun*) {
@@ -143,3 +120,15 @@ void outside_launch(const char* what) {
 }
 
 }  // namespace carbide::cpu::detail
+
+namespace carbide::cpu {
+
+void inline_assembly(const char* file, unsigned line) {
+  at(file, line);
+  detail::fail(KernelError::Kind::Unsupported, [&](const BlockRun*) {
+    return std::string("inline assembly cannot run on the CPU (it is PTX); give the kernel a form without it for "
+                       "CPU runs, or run it on a GPU");
+  });
+}
+
+}  // namespace carbide::cpu
