@@ -131,12 +131,6 @@ std::string kernel_declarations(const model::Kernel& kernel) {
   return text;
 }
 
-std::string c_string(const std::string& text) {
-  std::string out = "\"";
-  for (char c : text) out += (c == '"' || c == '\\') ? std::string("\\") + c : std::string(1, c);
-  return out + "\"";
-}
-
 std::string image_array(const std::string& bytes) {
   std::string text = "const unsigned char kModuleImage[] = {";
   char hex[8];
@@ -152,7 +146,7 @@ std::string contract_constant(const model::Kernel& kernel) {
   const contract::Contract& c = *kernel.contract->parsed;
   const std::uint64_t bound = kernel.bounds ? kernel.bounds->max_threads : 0;
   return "const carbide::LaunchContract " + kernel.symbol + "_contract{\n    " +
-         c_string(kernel.qualified_name) + ", " + std::to_string(c.domain) + ", {" +
+         c_string_literal(kernel.qualified_name) + ", " + std::to_string(c.domain) + ", {" +
          std::to_string(c.block[0]) + ", " + std::to_string(c.block[1]) + ", " +
          std::to_string(c.block[2]) + "}, " + std::to_string(c.dynamic_shared_bytes) + ", " +
          std::to_string(c.min_compute) + ", " + std::to_string(bound) +
@@ -163,15 +157,15 @@ std::string argument_setup(const model::Kernel& kernel) {
   std::string text, buffers, devices = "       {\"stream\", stream.context().ordinal()}", pointers;
   for (const model::Parameter& param : kernel.params) {
     if (!model::is_view(param.kind)) continue;
-    buffers += std::string(buffers.empty() ? "" : ",\n") + "       {" + c_string(param.name) +
+    buffers += std::string(buffers.empty() ? "" : ",\n") + "       {" + c_string_literal(param.name) +
                ", " + param.name + ".device_ptr(), " + param.name + ".bytes(), " +
                (model::is_exclusive(param.kind) ? "true" : "false") + "}";
-    devices += ",\n       {" + c_string(param.name) + ", " + param.name + ".context().ordinal()}";
+    devices += ",\n       {" + c_string_literal(param.name) + ", " + param.name + ".context().ordinal()}";
   }
-  text += "  carbide::detail::check_same_device(\n      " + c_string(kernel.qualified_name) +
+  text += "  carbide::detail::check_same_device(\n      " + c_string_literal(kernel.qualified_name) +
           ", loaded_.context().ordinal(),\n      {\n" + devices + "});\n";
   if (!exclusive_names(kernel).empty())
-    text += "  carbide::detail::check_no_aliasing(\n      " + c_string(kernel.qualified_name) +
+    text += "  carbide::detail::check_no_aliasing(\n      " + c_string_literal(kernel.qualified_name) +
             ",\n      {\n" + buffers + "});\n";
   for (const model::Parameter& param : kernel.params) {
     std::string arg;
@@ -203,8 +197,8 @@ std::string transposed_output_checks(const model::Kernel& kernel, analysis::View
     const auto transposed = llvm::find_if(
         found->second, [](const analysis::ViewClaim& claim) { return claim.transposed.has_value(); });
     if (transposed == found->second.end()) continue;
-    text += "  carbide::validate_transposed_output(\n      " + c_string(kernel.qualified_name) +
-            ",\n      {" + c_string(param.name) + ", " + param.name + ".rows(), " + param.name +
+    text += "  carbide::validate_transposed_output(\n      " + c_string_literal(kernel.qualified_name) +
+            ",\n      {" + c_string_literal(param.name) + ", " + param.name + ".rows(), " + param.name +
             ".cols(), " + std::to_string(transposed->transposed->rows) + ", " +
             std::to_string(transposed->transposed->cols) + "},\n      " + config + ");\n";
   }
@@ -225,7 +219,7 @@ std::string whole_chunk_checks(const model::Kernel& kernel, analysis::ViewClaimF
     for (const analysis::ViewClaim& claim : found->second)
       if (claim.whole_chunk) chunks.insert(*claim.whole_chunk);
     for (const std::uint64_t chunk : chunks)
-      text += "  carbide::validate_whole_chunks(" + c_string(kernel.qualified_name) + ", " + c_string(param.name) +
+      text += "  carbide::validate_whole_chunks(" + c_string_literal(kernel.qualified_name) + ", " + c_string_literal(param.name) +
               ", " + param.name + ".size(), " + std::to_string(chunk) + ");\n";
   }
   return text;
@@ -240,7 +234,7 @@ std::string index_extent_checks(const model::Kernel& kernel) {
   for (const model::Parameter& param : kernel.params) {
     if (!model::is_view(param.kind)) continue;
     const bool two_d = param.kind == ParamKind::ReadView2D || param.kind == ParamKind::ExclusiveView2D;
-    text += "  carbide::validate_index_extent(" + c_string(kernel.qualified_name) + ", " + c_string(param.name) +
+    text += "  carbide::validate_index_extent(" + c_string_literal(kernel.qualified_name) + ", " + c_string_literal(param.name) +
             ", " + (two_d ? param.name + ".rows() * " + param.name + ".cols()" : param.name + ".size()") + ");\n";
   }
   return text;
@@ -251,7 +245,7 @@ std::string index_extent_checks(const model::Kernel& kernel) {
 std::string exact_cover_check(const model::Kernel& kernel) {
   const model::Parameter* covered = model::covered_view(kernel);
   if (covered == nullptr) return "";
-  return "  carbide::validate_exact_cover(" + c_string(kernel.qualified_name) + ", " + c_string(covered->name) + ", " +
+  return "  carbide::validate_exact_cover(" + c_string_literal(kernel.qualified_name) + ", " + c_string_literal(covered->name) + ", " +
          covered->name + ".size(), prepared.config());\n";
 }
 
@@ -274,7 +268,7 @@ std::string kernel_definitions(const model::Kernel& kernel, std::size_t index,
             "  return " + tag_type(kernel) + "::make(config, loaded_.identity());\n}\n\n";
     text += prefix + "void " + member(kernel, kernel.name) + "(const carbide::Stream& stream, const carbide::Prepared<" +
             tag_type(kernel) + ">& prepared" + parameter_list(kernel) + ") const {\n"
-            "  carbide::detail::check_prepared_for(" + c_string(kernel.qualified_name) +
+            "  carbide::detail::check_prepared_for(" + c_string_literal(kernel.qualified_name) +
             ", prepared.module_identity(), loaded_);\n" +
             transposed_output_checks(kernel, claims, "prepared.config()") + whole_chunk_checks(kernel, claims) +
             index_extent_checks(kernel) + exact_cover_check(kernel) + argument_setup(kernel) +
@@ -282,7 +276,7 @@ std::string kernel_definitions(const model::Kernel& kernel, std::size_t index,
   } else {
     text += prefix + "void " + member(kernel, launch_name(kernel)) + "(const carbide::Stream& stream, "
             "const carbide::LaunchConfig& config" + parameter_list(kernel) + ") const {\n"
-            "  carbide::validate_device_limits(" + c_string(kernel.qualified_name) +
+            "  carbide::validate_device_limits(" + c_string_literal(kernel.qualified_name) +
             ", config, loaded_.context().limits(),\n"
             "                                  loaded_.footprint(" + i + "));\n"
             "  loaded_.reserve_dynamic_shared(" + i + ", config.dynamic_shared_bytes);\n" +
@@ -386,7 +380,7 @@ std::string generate_host_stubs(const model::Program& program, const ModuleImage
       whole_entries.back() = entries.size();
       entries.push_back(tile::whole_entry_name(kernel.entry_name));
     }
-    for (std::size_t i = 0; i < entries.size(); ++i) text += std::string(i ? ", " : "") + c_string(entries[i]);
+    for (std::size_t i = 0; i < entries.size(); ++i) text += std::string(i ? ", " : "") + c_string_literal(entries[i]);
     // On a CPU context, the same entries' CPU forms: a whole-launch entry runs its kernel's, which
     // has no edge tests to leave out.
     text += "},\n      {";

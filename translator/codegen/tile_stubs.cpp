@@ -5,12 +5,6 @@
 namespace carbide::codegen {
 namespace {
 
-std::string quoted(const std::string& text) {
-  std::string out = "\"";
-  for (char c : text) out += (c == '"' || c == '\\') ? std::string("\\") + c : std::string(1, c);
-  return out + "\"";
-}
-
 std::string names_of(const model::Kernel& kernel, model::ParamKind kind) {
   std::string names;
   for (const model::Parameter& param : kernel.params)
@@ -53,7 +47,7 @@ std::string tile_kernel_declaration(const model::Kernel& kernel, const std::stri
 
 std::string tile_contract_constant(const model::Kernel& kernel, const tile::TilePlan& plan) {
   // mma.sync needs sm_80, wgmma and TMA sm_90 (plan.min_compute); the rest runs anywhere the module loads.
-  return "const carbide::LaunchContract " + kernel.symbol + "_contract{\n    " + quoted(kernel.qualified_name) +
+  return "const carbide::LaunchContract " + kernel.symbol + "_contract{\n    " + c_string_literal(kernel.qualified_name) +
          ", 1, {" + std::to_string(plan.threads) + ", 1, 1}, " + std::to_string(plan.dynamic_shared_bytes) + ", " +
          std::to_string(plan.min_compute) + ", " + std::to_string(plan.threads) + "};\n";
 }
@@ -62,20 +56,20 @@ std::string tile_kernel_definition(const model::Kernel& kernel, const TileEntrie
                                    const std::string& parameters) {
   std::string text = std::string(kernel.is_instance() ? "template <>\n" : "") + "void Module::" + kernel.name +
                      kernel.template_arguments + "(const carbide::Stream& stream" + parameters + ") const {\n" +
-                     "  const char* kernel = " + quoted(kernel.qualified_name) + ";\n";
+                     "  const char* kernel = " + c_string_literal(kernel.qualified_name) + ";\n";
   std::string outputs, devices = "{\"stream\", stream.context().ordinal()}", buffers, args;
   for (const model::Parameter& param : kernel.params) {
     const std::string name = param.name;
     if (param.kind == model::ParamKind::TileOut)
-      text += "  auto " + name + "_arg = carbide::detail::tile_output(kernel, " + quoted(name) + ", " + name + ");\n";
+      text += "  auto " + name + "_arg = carbide::detail::tile_output(kernel, " + c_string_literal(name) + ", " + name + ");\n";
     else if (param.kind == model::ParamKind::TileIn)
       text += "  auto " + name + "_arg = carbide::detail::tile_input<" + param.tile_rank + ">(kernel, " +
-              quoted(name) + ", " + name + ");\n";
+              c_string_literal(name) + ", " + name + ");\n";
     if (param.kind == model::ParamKind::TileOut || param.kind == model::ParamKind::TileIn) {
       const bool out = param.kind == model::ParamKind::TileOut;
-      if (out) outputs += std::string(outputs.empty() ? "" : ", ") + "carbide::detail::output_tiles(" + quoted(name) + ", " + name + "_arg)";
-      devices += ",\n       {" + quoted(name) + ", " + name + ".context().ordinal()}";
-      buffers += std::string(buffers.empty() ? "" : ",\n") + "       {" + quoted(name) + ", " + name +
+      if (out) outputs += std::string(outputs.empty() ? "" : ", ") + "carbide::detail::output_tiles(" + c_string_literal(name) + ", " + name + "_arg)";
+      devices += ",\n       {" + c_string_literal(name) + ", " + name + ".context().ordinal()}";
+      buffers += std::string(buffers.empty() ? "" : ",\n") + "       {" + c_string_literal(name) + ", " + name +
                  ".device_ptr(), " + name + ".bytes(), " + (out ? "true" : "false") + "}";
       args += std::string(args.empty() ? "" : ", ") + "&" + name + "_arg";
     } else {
@@ -85,9 +79,9 @@ std::string tile_kernel_definition(const model::Kernel& kernel, const TileEntrie
   text += "  const std::uint64_t blocks = carbide::detail::tile_grid(kernel, {" + outputs + "});\n";
   if (plan.gemm)
     text += std::string("  carbide::detail::check_") + (plan.gemm->batch.empty() ? "" : "batched_") +
-            "gemm_operands(kernel, carbide::detail::matrix_operand(" + quoted(plan.gemm->output) +
-            ", " + plan.gemm->output + "_arg),\n      carbide::detail::matrix_operand(" + quoted(plan.gemm->a) + ", " +
-            plan.gemm->a + "_arg), carbide::detail::matrix_operand(" + quoted(plan.gemm->b) + ", " + plan.gemm->b +
+            "gemm_operands(kernel, carbide::detail::matrix_operand(" + c_string_literal(plan.gemm->output) +
+            ", " + plan.gemm->output + "_arg),\n      carbide::detail::matrix_operand(" + c_string_literal(plan.gemm->a) + ", " +
+            plan.gemm->a + "_arg), carbide::detail::matrix_operand(" + c_string_literal(plan.gemm->b) + ", " + plan.gemm->b +
             "_arg));\n";
   std::string tensor_maps;
   if (plan.uses_wgmma()) {
@@ -95,7 +89,7 @@ std::string tile_kernel_definition(const model::Kernel& kernel, const TileEntrie
     const tile::GemmPlan& gemm = *plan.gemm;
     for (const auto& [operand, rows] : {std::pair{gemm.a, gemm.block_m}, std::pair{gemm.b, gemm.block_k}}) {
       const std::string map = tile::tensor_map_parameter(operand);
-      tensor_maps += "  const auto " + map + " = carbide::detail::tile_tensor_map(loaded_.context(), kernel, " + quoted(operand) + ", " +
+      tensor_maps += "  const auto " + map + " = carbide::detail::tile_tensor_map(loaded_.context(), kernel, " + c_string_literal(operand) + ", " +
                      operand + "_arg, " + std::to_string(rows) + ", 64);\n";
       args += ", const_cast<void*>(static_cast<const void*>(&" + map + "))";
     }
