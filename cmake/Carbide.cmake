@@ -1,6 +1,9 @@
 # carbide_add_kernels(<target> SOURCES <file>... [CUDA_ARCHS 80 90 ...] [OUTPUT_DIR <dir>]
 #                     [FILE_PREFIX_MAP OLD=NEW ...] [DEBUG] [NVCC_FLAGS <flag>...])
 #
+# The CUDA compiler launcher (CMAKE_CUDA_COMPILER_LAUNCHER, or the target's CUDA_COMPILER_LAUNCHER:
+# ccache, sccache) runs the translation's nvcc as well (carbide translate --nvcc-launcher).
+#
 # Translates each source before <target> builds, with the target's include directories, compile
 # definitions and C++ standard (re-running only when the source or a header it read changes,
 # through the translator's depfile), compiles the generated host stubs into the
@@ -55,6 +58,15 @@ function(carbide_add_kernels target)
   foreach(flag IN LISTS ARG_NVCC_FLAGS)
     list(APPEND translate_flags "--nvcc-flag=${flag}")
   endforeach()
+  # The CUDA compiler launcher (ccache, sccache) runs the translation's nvcc too: the target's
+  # CUDA_COMPILER_LAUNCHER, else CMAKE_CUDA_COMPILER_LAUNCHER.
+  get_target_property(cuda_launcher ${target} CUDA_COMPILER_LAUNCHER)
+  if(NOT cuda_launcher)
+    set(cuda_launcher "${CMAKE_CUDA_COMPILER_LAUNCHER}")
+  endif()
+  foreach(word IN LISTS cuda_launcher)
+    list(APPEND translate_flags "--nvcc-launcher=${word}")
+  endforeach()
   # The translation sees the flags the host compile of the target sees.
   set(includes "$<TARGET_PROPERTY:${target},INCLUDE_DIRECTORIES>")
   set(defines "$<TARGET_PROPERTY:${target},COMPILE_DEFINITIONS>")
@@ -101,12 +113,39 @@ function(carbide_add_kernels target)
       message(FATAL_ERROR "carbide_add_kernels(${target}): the translator is not built "
                           "(CARBIDE_BUILD_TRANSLATOR=OFF); set CARBIDE_PREGENERATED_DIR")
     endif()
+    # For carbide_use_translated_kernels: another target that calls the same kernels.
+    set_property(GLOBAL PROPERTY "CARBIDE_TRANSLATION_${source_path}" "${out};${stem};${target}")
     target_sources(${target} PRIVATE "${out}/${stem}.carbide.cpp")
     set_property(SOURCE "${source_path}" APPEND PROPERTY COMPILE_OPTIONS
                  -include "${out}/${stem}.carbide.hpp")
     set_property(SOURCE "${source_path}" APPEND PROPERTY OBJECT_DEPENDS
                  "${out}/${stem}.carbide.hpp")
     target_include_directories(${target} PRIVATE "${out}")
+  endforeach()
+  target_link_libraries(${target} PRIVATE Carbide::runtime)
+endfunction()
+
+# carbide_use_translated_kernels(<target> SOURCES <file>...)
+#
+# Gives <target> the module API of sources that an earlier carbide_add_kernels call (of another
+# target) translates: their generated host stubs, and their API headers on its include path
+# (`#include "<stem>.carbide.hpp"`). Nothing is translated again: the bench times the samples as
+# their own build translated them.
+function(carbide_use_translated_kernels target)
+  cmake_parse_arguments(ARG "" "" "SOURCES" ${ARGN})
+  foreach(source IN LISTS ARG_SOURCES)
+    get_filename_component(source_path "${source}" ABSOLUTE)
+    get_property(translation GLOBAL PROPERTY "CARBIDE_TRANSLATION_${source_path}")
+    if(NOT translation)
+      message(FATAL_ERROR "carbide_use_translated_kernels(${target}): no carbide_add_kernels call "
+                          "before it translates ${source}")
+    endif()
+    list(GET translation 0 out)
+    list(GET translation 1 stem)
+    list(GET translation 2 owner)
+    target_sources(${target} PRIVATE "${out}/${stem}.carbide.cpp")
+    target_include_directories(${target} PRIVATE "${out}")
+    add_dependencies(${target} ${owner})
   endforeach()
   target_link_libraries(${target} PRIVATE Carbide::runtime)
 endfunction()

@@ -11,6 +11,7 @@ seconds=${1:-180}
 build=$root/build-fuzz
 mkdir -p "$build"
 cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only -DNDEBUG" \
   -DCMAKE_CXX_COMPILER=clang++-19 -DCARBIDE_FUZZ=ON \
   -DCARBIDE_BUILD_TESTS=OFF -DCARBIDE_BUILD_SAMPLES=OFF > "$build/configure.log" 2>&1 \
   || { tail -20 "$build/configure.log"; exit 1; }

@@ -9,6 +9,11 @@ set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 gen=${1:-$root/.carry/gen}
 gtest=${2:-$root/.carry/googletest}
+# Boost.Context where the machine has none (scripts/carry-boost-context.sh): BoostConfig finds it
+# through the prefix path.
+boost_context=${BOOST_CONTEXT_PREFIX:-$root/.carry/boost-context}
+prefix_path=()
+[ -d "$boost_context" ] && prefix_path=(-DCMAKE_PREFIX_PATH="$boost_context")
 out=${OUT:-$root/gpu-logs}
 mkdir -p "$out"
 build=$root/build-gpu
@@ -18,7 +23,7 @@ build=$root/build-gpu
   nvcc --version | tail -2
 } 2>&1 | tee "$out/machine.txt"
 cmake -S "$root" -B "$build" -G Ninja -DCARBIDE_BUILD_TRANSLATOR=OFF \
-  -DCARBIDE_PREGENERATED_DIR="$gen" -DCARBIDE_GTEST_SOURCE_DIR="$gtest" > "$out/configure.log" 2>&1 \
+  -DCARBIDE_PREGENERATED_DIR="$gen" -DCARBIDE_GTEST_SOURCE_DIR="$gtest" "${prefix_path[@]}" > "$out/configure.log" 2>&1 \
   || { tail -30 "$out/configure.log"; exit 1; }
 targets=(carbide_gpu_tests tile_attention tile_gemm tile_softmax tile_layernorm tile_add)
 [ "${BENCH:-0}" = 1 ] && targets+=(carbide_bench)

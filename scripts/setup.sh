@@ -6,6 +6,8 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 packages=(cmake ninja-build g++ python3
           llvm-19-dev libclang-19-dev clang-19 clang-tools-19 clang-tidy-19 libclang-rt-19-dev
           libboost-program-options-dev libboost-context-dev googletest libgtest-dev
+          python3-psutil  # lit's per-test time limit (--timeout)
+          ccache  # the compiler launcher: a second build of the same sources hits its cache
           gdb)  # the CPU path's debugger test (tests/lit/cpu/gdb.test)
 missing=()
 for package in "${packages[@]}"; do

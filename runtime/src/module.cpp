@@ -49,6 +49,11 @@ LoadedModule::LoadedModule(const Context& context, const void* image, std::initi
     }
     return;
   }
+  // `carbide translate --cpu-only` embeds an empty image: no PTX and no fatbin to give the driver.
+  if (*static_cast<const unsigned char*>(image) == 0)
+    throw Error("this module has no GPU code: it was translated with carbide translate --cpu-only, "
+                "so it runs on CPU contexts alone (Context::create_cpu, or CARBIDE_DEVICE=cpu); "
+                "translate it without --cpu-only to run it on a GPU");
   make_current(context_);
   check(driver().cuModuleLoadData(&state_->module, image), "cuModuleLoadData");
   for (const char* name : entry_names) {

@@ -5,7 +5,10 @@ divergent warp collective there is what `check` promised could not happen: the t
 the kernel and the report. Other stops (an index past a view's end, a CARBIDE_REQUIRE, a launch
 contract the inputs do not meet) are the run-time checks doing their job on made-up inputs.
 
-usage: accepted_kernels_on_cpu.py CARBIDE CXX RUNTIME_INCLUDE RUNTIME_LIB WORK FILE...
+usage: accepted_kernels_on_cpu.py CARBIDE CXX RUNTIME_INCLUDE RUNTIME_LIB WORK CHECKS FILE...
+
+CHECKS is the store of tests/corpus/checked_once.py: each file's check, made once for every test
+that reads it (checked again here when the store has no current record of it).
 
 A kernel counts as accepted when check reports no error inside its body and none outside every
 kernel's body (in a helper the kernel may call); host-side rules (launch aliasing) are about the
@@ -20,6 +23,9 @@ import os
 import re
 import subprocess
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "corpus"))
+import checked_once  # noqa: E402
 
 HOST_SIDE_RULES = {"carbide-launch-aliasing"}
 SCALARS = {"int", "unsigned", "unsigned int", "long", "long long", "unsigned long", "unsigned long long",
@@ -57,11 +63,9 @@ def kernel_bodies(source):
     return bodies
 
 
-def errors_of(carbide, path, clang_args):
-    result = run([carbide, "check", path, "--format", "sarif", "--"] + clang_args)
-    try:
-        sarif = json.loads(result.stdout)
-    except json.JSONDecodeError:
+def errors_of(carbide, checks, path):
+    _, _, sarif = checked_once.result(carbide, checks, path)
+    if sarif is None:
         return None
     lines = []
     for run_ in sarif.get("runs", []):
@@ -250,21 +254,21 @@ HARNESS_TAIL = r"""
 """
 
 
-def oracle(carbide, cxx, include, runtime_lib, work, path):
+def oracle(carbide, cxx, include, runtime_lib, work, checks, path):
     """(output, completed runs, failures, kernels not run) for one file."""
     clang_args = ["-std=c++17", "-I" + include]
     stem = os.path.splitext(os.path.basename(path))[0]
     source = open(path, encoding="utf-8").read()
-    errors = errors_of(carbide, path, clang_args)
+    errors = errors_of(carbide, checks, path)
     if errors is None:
         return "", 0, [f"{path}: check gave no SARIF"], []
     accepted = accepted_kernels(source, errors)
     if not accepted:
         return "", 0, [], [f"{path}: no SIMT kernel that check accepts (tile kernels run in the samples' CPU runs)"]
     out = os.path.join(work, stem)
-    # One architecture: PTX only, no cubins to assemble (the oracle runs the stubs' CPU forms).
-    translated = run([carbide, "translate", path, "-o", out, "--checks=carbide-device-compile", "--cuda-arch",
-                      "sm_90", "--"] + clang_args)
+    # No GPU code (--cpu-only: nvcc does not run): the oracle runs the stubs' CPU forms.
+    translated = run([carbide, "translate", path, "-o", out, "--checks=carbide-device-compile", "--cpu-only",
+                      "--"] + clang_args)
     if translated.returncode != 0:
         # A refused kernel need not compile (nvcc refuses what the checker does not model).
         if errors:
@@ -293,13 +297,13 @@ def oracle(carbide, cxx, include, runtime_lib, work, path):
 
 
 def main():
-    carbide, cxx, include, runtime_lib, work = sys.argv[1:6]
-    files = sys.argv[6:]
+    carbide, cxx, include, runtime_lib, work, checks = sys.argv[1:7]
+    files = sys.argv[7:]
     os.makedirs(work, exist_ok=True)
     total_ran, failures, not_run = 0, [], []
-    # Two files at once: each is a check, a translation (nvcc), a compile and a run.
+    # Two files at once: each is a check, a translation (no nvcc), a compile and a run.
     with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
-        for output, ran, failed, left_out in pool.map(lambda path: oracle(carbide, cxx, include, runtime_lib, work, path),
+        for output, ran, failed, left_out in pool.map(lambda path: oracle(carbide, cxx, include, runtime_lib, work, checks, path),
                                                         files):
             print(output, end="")
             total_ran += ran

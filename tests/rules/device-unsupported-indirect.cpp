@@ -3,7 +3,7 @@
 // way is not seen as one, so each is refused. A lambda handed to std::invoke is followed into the
 // library's template, where its barrier is held to carbide-divergent-barrier; direct calls and
 // lambdas called in place are accepted.
-// RUN: not %carbide check %s 2> %t.err
+// RUN: not %corpus_check %s 2> %t.err
 // RUN: FileCheck %s --implicit-check-not=error: < %t.err
 #include <carbide/carbide.hpp>
 

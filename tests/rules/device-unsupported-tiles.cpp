@@ -1,6 +1,6 @@
 // carbide-device-unsupported in tile kernels: what the tile lowering cannot express is reported at
 // the construct, never guessed; carbide-kernel-signature reports a tile tensor of records.
-// RUN: not %carbide check %s 2> %t.err
+// RUN: not %corpus_check %s 2> %t.err
 // RUN: FileCheck %s --implicit-check-not=error: < %t.err
 #include <carbide/carbide.hpp>
 #include <carbide/tile.hpp>

@@ -1,5 +1,5 @@
 // Constructs that cannot run on a GPU are reported where they are written.
-// RUN: not %carbide check %s 2> %t.err
+// RUN: not %corpus_check %s 2> %t.err
 // RUN: FileCheck %s --implicit-check-not=error: < %t.err
 #include <carbide/carbide.hpp>
 #include <typeinfo>

@@ -1,5 +1,5 @@
 // carbide-disjoint-foreign-write: the pointer get_mut returns reaches one element only.
-// RUN: not %carbide check %s 2> %t.err
+// RUN: not %corpus_check %s 2> %t.err
 // RUN: FileCheck %s --implicit-check-not=error: < %t.err
 #include <carbide/carbide.hpp>
 

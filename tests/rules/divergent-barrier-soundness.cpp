@@ -2,7 +2,7 @@
 // is thread-dependent, a kernel parameter the kernel assigns, writes through a reference, to a
 // member, by std::swap, and through a lambda's reference capture. Each condition is as
 // divergent as what was written into it; the uniform spellings beside them are accepted.
-// RUN: not %carbide check %s 2> %t.err
+// RUN: not %corpus_check %s 2> %t.err
 // RUN: FileCheck %s --implicit-check-not=error: < %t.err
 #include <carbide/carbide.hpp>
 

@@ -1,6 +1,6 @@
 // carbide-divergent-barrier: barriers where the whole block arrives, collectives where the whole
 // warp arrives.
-// RUN: not %carbide check %s 2> %t.err
+// RUN: not %corpus_check %s 2> %t.err
 // RUN: FileCheck %s --implicit-check-not=error: < %t.err
 #include <carbide/carbide.hpp>
 

@@ -2,7 +2,7 @@
 // with its arguments, and a template beside a plain kernel of the same name is reported.
 // carbide-tidy sees only explicit instances (it compiles the file as the compiler does, with no
 // launches instantiated), so tests/tidy/compare_with_check.py leaves this file out.
-// RUN: not %carbide check %s 2> %t.err
+// RUN: not %corpus_check %s 2> %t.err
 // RUN: FileCheck %s --implicit-check-not=error: < %t.err
 #include <carbide/carbide.hpp>
 

@@ -1,5 +1,5 @@
 // Kernel signatures: raw pointers get a fix-it to the view that says what the kernel does.
-// RUN: not %carbide check %s 2> %t.err
+// RUN: not %corpus_check %s 2> %t.err
 // RUN: FileCheck %s --implicit-check-not=error: < %t.err
 #include <carbide/carbide.hpp>
 #include <string>

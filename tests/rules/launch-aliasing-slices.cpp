@@ -2,7 +2,7 @@
 // overlap, one of them an exclusive output, are reported at the launch, as is a slice beside its
 // whole buffer; slices that do not overlap are accepted. (Slices at offsets the checker cannot
 // compute are left to the launch's run-time overlap check.)
-// RUN: not %carbide check %s 2> %t.err
+// RUN: not %corpus_check %s 2> %t.err
 // RUN: FileCheck %s --implicit-check-not=error: < %t.err
 #include <carbide/carbide.hpp>
 

@@ -1,7 +1,7 @@
 // carbide-launch-aliasing on tile launches: one partition given to two ct::out parameters would
 // have two tile blocks write each tile. A tensor cannot be both a partition and an input (the
 // partition owns it: carbide-tile-partition-use), and the launch checks the ranges at run time.
-// RUN: not %carbide check %s 2> %t.err
+// RUN: not %corpus_check %s 2> %t.err
 // RUN: FileCheck %s --implicit-check-not=error: < %t.err
 #include <carbide/carbide.hpp>
 #include <carbide/tile.hpp>

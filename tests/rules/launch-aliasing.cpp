@@ -1,6 +1,6 @@
 // carbide-launch-aliasing: one buffer as an exclusive output and as another argument of the same
 // launch. Checked on host code before any generated file exists.
-// RUN: not %carbide check %s 2> %t.err
+// RUN: not %corpus_check %s 2> %t.err
 // RUN: FileCheck %s --implicit-check-not=error: < %t.err
 #include <carbide/carbide.hpp>
 #include <vector>

@@ -1,7 +1,7 @@
 // `covers = x` names the 1-D view whose size() the grid's threads must equal: a scalar, a 2-D
 // view, a name that is no parameter, or a 2-D domain is reported at the contract; a 1-D view of
 // any kind under domain = 1 is accepted. So is `index_bits = 32`, and any other value of it is not.
-// RUN: not %carbide check %s 2> %t.err
+// RUN: not %corpus_check %s 2> %t.err
 // RUN: FileCheck %s --implicit-check-not=error: < %t.err
 #include <carbide/carbide.hpp>
 

@@ -1,6 +1,6 @@
 // The contract's domain must match the witness the kernel uses, and its block must fit the
 // launch bounds; both are reported at the contract, with a note at the cause.
-// RUN: not %carbide check %s 2> %t.err
+// RUN: not %corpus_check %s 2> %t.err
 // RUN: FileCheck %s --implicit-check-not=error: < %t.err
 #include <carbide/carbide.hpp>
 

@@ -1,6 +1,6 @@
 // A contract error lands on the CARBIDE_LAUNCH_CONTRACT line, names the field, says what to
 // write, and nothing is written.
-// RUN: rm -rf %t && not %carbide translate %s -o %t 2> %t.err
+// RUN: rm -rf %t && not %carbide_translate %s -o %t 2> %t.err
 // RUN: FileCheck %s --implicit-check-not=error: < %t.err
 // RUN: not ls %t
 #include <carbide/carbide.hpp>

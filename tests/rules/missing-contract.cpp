@@ -1,6 +1,6 @@
 // A kernel without a contract is a warning, translation goes on, and the module offers only
 // an unsafe_launch_ entry for it. --warnings-as-errors turns it into an error.
-// RUN: rm -rf %t && %carbide translate %s -o %t 2> %t.err
+// RUN: rm -rf %t && %carbide_translate %s -o %t 2> %t.err
 // RUN: FileCheck %s < %t.err
 // RUN: FileCheck --check-prefix=HPP %s < %t/missing-contract.carbide.hpp
 // RUN: not %carbide check %s --warnings-as-errors='carbide-missing-contract' 2> %t.werr

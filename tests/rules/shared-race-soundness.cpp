@@ -2,7 +2,7 @@
 // result, an index changed through a reference parameter, and counters that really wrap (one
 // whose loop's test lets a wrapping value in, one whose loop ends on another counter). Each is
 // modelled as it is and reported; bounded counters and uniform helpers stay proven.
-// RUN: not %carbide check %s 2> %t.err
+// RUN: not %corpus_check %s 2> %t.err
 // RUN: FileCheck %s --implicit-check-not=error: < %t.err
 #include <carbide/carbide.hpp>
 

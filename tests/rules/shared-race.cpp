@@ -1,6 +1,6 @@
 // carbide-shared-race: per barrier phase, different threads write provably distinct slots and
 // read only slots no other thread writes in that phase.
-// RUN: not %carbide check %s 2> %t.err
+// RUN: not %corpus_check %s 2> %t.err
 // RUN: FileCheck %s --implicit-check-not=error: < %t.err
 #include <carbide/carbide.hpp>
 

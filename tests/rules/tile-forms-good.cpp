@@ -4,7 +4,7 @@
 // bcast along every axis, argmax and argmin, a reduction stored, per-row state through a loop,
 // padding on partition loads, scalars on either side, functions over tiles, if constexpr on an
 // enumeration template parameter, a constexpr helper's value in a scalar, a batch axis.
-// RUN: %carbide check %s 2>&1 | count 0
+// RUN: %corpus_check %s 2>&1 | count 0
 // RUN: %carbide check %s --cuda-arch sm_90a 2>&1 | count 0
 #include <carbide/carbide.hpp>
 #include <carbide/tile.hpp>

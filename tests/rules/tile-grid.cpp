@@ -1,7 +1,7 @@
 // carbide-tile-grid: the outs of one tile kernel give one grid, so they are partitioned alike.
 // Another rank never fits (an error); another tile shape fits only for some extents (a warning;
 // the launch checks the grids and throws when they differ).
-// RUN: not %carbide check %s 2> %t.err
+// RUN: not %corpus_check %s 2> %t.err
 // RUN: FileCheck %s --implicit-check-not=error: --implicit-check-not=warning: < %t.err
 #include <carbide/carbide.hpp>
 #include <carbide/tile.hpp>

@@ -1,7 +1,7 @@
 // carbide-tile-lowering: tile kernels the language allows but the lowering for the target cannot
 // take, each reported at the op with what to write instead; check plans as translate does, so
 // these never reach nvcc. With --cuda-arch, check judges by that target's lowering.
-// RUN: not %carbide check %s 2> %t.err
+// RUN: not %corpus_check %s 2> %t.err
 // RUN: FileCheck %s --implicit-check-not=error: < %t.err
 // RUN: not %carbide check %s --cuda-arch sm_80 2> %t.sm80
 // RUN: FileCheck --check-prefix=SM80 %s < %t.sm80

@@ -2,7 +2,7 @@
 // back, and a Partition is empty once unpartitioned; a use in between, on any path, is reported
 // at the use with a note at the move. Reassigning, asking empty(), and loops that give the
 // tensor back each time are fine.
-// RUN: not %carbide check %s 2> %t.err
+// RUN: not %corpus_check %s 2> %t.err
 // RUN: FileCheck %s --implicit-check-not=error: < %t.err
 #include <carbide/carbide.hpp>
 #include <carbide/tile.hpp>

@@ -1,6 +1,6 @@
 // carbide-tile-shape: shapes that do not fit together in a tile kernel, each reported at the op
 // with both shapes; the good kernels below are silent.
-// RUN: not %carbide check %s 2> %t.err
+// RUN: not %corpus_check %s 2> %t.err
 // RUN: FileCheck %s --implicit-check-not=error: < %t.err
 #include <carbide/carbide.hpp>
 #include <carbide/tile.hpp>

@@ -1,7 +1,7 @@
 // thread::index_2d_transposed() as a transpose writes it: each block reads the input tile at its
 // own coordinates and writes the output tile at its transposed ones, in any of the 2-D forms,
 // directly or through a helper that takes the witness.
-// RUN: %carbide check %s 2>&1 | count 0
+// RUN: %corpus_check %s 2>&1 | count 0
 #include <carbide/carbide.hpp>
 
 namespace kernels {

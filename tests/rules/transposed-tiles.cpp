@@ -3,7 +3,7 @@
 // and its block order is part of a view's form (carbide-disjoint-foreign-write): tile (r, c) of
 // index_2d() is another block's tile under index_2d_transposed(). A claimed view must be a kernel
 // parameter, the only thing the launch can check against the grid.
-// RUN: not %carbide check %s 2> %t.err
+// RUN: not %corpus_check %s 2> %t.err
 // RUN: FileCheck %s --implicit-check-not=error: < %t.err
 #include <carbide/carbide.hpp>
 

@@ -1,7 +1,7 @@
 // carbide-unsafe-required in generic lambdas and templates
 // (issue 29): a generic lambda or a member of a class template is checked in every instance the
 // kernel calls, where its types are known, not only as its dependent pattern.
-// RUN: not %carbide check %s 2> %t.err
+// RUN: not %corpus_check %s 2> %t.err
 // RUN: FileCheck %s --implicit-check-not=error: < %t.err
 #include <carbide/carbide.hpp>
 

@@ -1,7 +1,7 @@
 // carbide-unsafe-required where the checker cannot see the memory (issue 29): a pointer into a
 // view given to library code (memcpy, memset, std::copy, std::fill_n), and a pointer taken through
 // a reference member, which is not the thread's own storage however local its object is.
-// RUN: not %carbide check %s 2> %t.err
+// RUN: not %corpus_check %s 2> %t.err
 // RUN: FileCheck %s --implicit-check-not=error: < %t.err
 #include <carbide/carbide.hpp>
 

@@ -1,6 +1,6 @@
 // carbide-unsafe-required: unchecked operations need CARBIDE_UNSAFE with a reason;
 // carbide-unsafe-reason: that reason may not be empty.
-// RUN: not %carbide check %s 2> %t.err
+// RUN: not %corpus_check %s 2> %t.err
 // RUN: FileCheck %s --implicit-check-not=error: --implicit-check-not=warning: < %t.err
 #include <carbide/carbide.hpp>
 

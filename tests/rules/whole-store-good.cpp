@@ -1,7 +1,7 @@
 // store_whole where the launch can check the view: a chunk claimed in the function that stores
 // it, from a kernel parameter, directly or in a helper the view is passed to by name, in both
 // chunk forms; store() anywhere.
-// RUN: %carbide check %s 2>&1 | count 0
+// RUN: %corpus_check %s 2>&1 | count 0
 #include <carbide/carbide.hpp>
 
 namespace kernels {

@@ -2,7 +2,7 @@
 // checks that the view is whole chunks. The stub can check only a kernel parameter whose claim
 // it traces: a chunk stored whole where it was not claimed, a claim on a local copy of a view,
 // and a view passed to such a helper other than by name are errors.
-// RUN: not %carbide check %s 2> %t.err
+// RUN: not %corpus_check %s 2> %t.err
 // RUN: FileCheck %s --implicit-check-not=error: < %t.err
 #include <carbide/carbide.hpp>
 

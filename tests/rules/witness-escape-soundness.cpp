@@ -2,7 +2,7 @@
 // the user's own helpers that take it by const&. Its address, a cast or a copy of its bytes, a
 // library call, an object that keeps it, and a generic lambda that hands it back are each
 // refused where they happen; the const& forms beside them are accepted.
-// RUN: not %carbide check %s 2> %t.err
+// RUN: not %corpus_check %s 2> %t.err
 // RUN: FileCheck %s --implicit-check-not=error: < %t.err
 #include <carbide/carbide.hpp>
 

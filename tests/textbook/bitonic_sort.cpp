@@ -26,7 +26,7 @@
 //   the same slot), and the requirement is what lets the checker prove the pairs disjoint. It is
 //   checked on the device, one uniform test per thread, with NDEBUG too.
 //
-// RUN: %carbide check %s 2>&1 | count 0
+// RUN: %corpus_check %s 2>&1 | count 0
 #include <carbide/carbide.hpp>
 
 namespace kernels {

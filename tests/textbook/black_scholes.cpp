@@ -14,7 +14,7 @@
 // - `__restrict` dropped (views do not alias: the launch checks it).
 //
 // Accepted by `carbide check` with no finding:
-// RUN: %carbide check %s 2>&1 | count 0
+// RUN: %corpus_check %s 2>&1 | count 0
 #include <carbide/carbide.hpp>
 
 #include <cmath>

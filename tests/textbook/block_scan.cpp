@@ -31,7 +31,7 @@
 // 1 << k in the up-sweep's iteration k (while d = 256 >> k) and, in the down-sweep, the
 // up-sweep's final value halved once per iteration; the code after the up-sweep shares a phase
 // only with its last iteration (d = 1), where thread 0 alone writes `temp[n - 1]`.
-// RUN: %carbide check %s 2>&1 | count 0
+// RUN: %corpus_check %s 2>&1 | count 0
 #include <carbide/carbide.hpp>
 
 namespace kernels {

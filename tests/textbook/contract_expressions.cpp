@@ -17,7 +17,7 @@
 // bodies. Nothing else is changed from the samples here.
 //
 // Accepted by `carbide check` with no finding:
-// RUN: %carbide check %s 2>&1 | count 0
+// RUN: %corpus_check %s 2>&1 | count 0
 #include <carbide/carbide.hpp>
 
 namespace kernels {

@@ -9,7 +9,7 @@
 // - `threadIdx.x` etc. → `thread::thread_idx().x` etc.
 //
 // Accepted by `carbide check` with no finding (session 14, as first ported):
-// RUN: %carbide check %s 2>&1 | count 0
+// RUN: %corpus_check %s 2>&1 | count 0
 #include <carbide/carbide.hpp>
 
 namespace kernels {

@@ -21,7 +21,7 @@
 //   UMAD/UMUL → plain * and +.
 //
 // Accepted by `carbide check` with no finding:
-// RUN: %carbide check %s 2>&1 | count 0
+// RUN: %corpus_check %s 2>&1 | count 0
 #include <carbide/carbide.hpp>
 
 #include <cstdint>

@@ -18,7 +18,7 @@
 //   rotated start `accumPos` that spreads the merge's reads over the banks is kept.
 //
 // Accepted by `carbide check` with no finding:
-// RUN: %carbide check %s 2>&1 | count 0
+// RUN: %corpus_check %s 2>&1 | count 0
 #include <carbide/carbide.hpp>
 
 namespace kernels {

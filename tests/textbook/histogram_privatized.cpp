@@ -10,7 +10,7 @@
 // - `char* data` → `span<const char>`; the block (256) fixed by the contract.
 //
 // Accepted by `carbide check` with no finding (session 14, as first ported):
-// RUN: %carbide check %s 2>&1 | count 0
+// RUN: %corpus_check %s 2>&1 | count 0
 #include <carbide/carbide.hpp>
 
 namespace kernels {

@@ -14,7 +14,7 @@
 // - `int tx = threadIdx.x` etc. keep the sample's `int` (conversions from thread_idx()'s unsigned).
 //
 // Accepted by `carbide check` with no finding:
-// RUN: %carbide check %s 2>&1 | count 0
+// RUN: %corpus_check %s 2>&1 | count 0
 #include <carbide/carbide.hpp>
 
 namespace kernels {

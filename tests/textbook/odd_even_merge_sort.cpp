@@ -12,7 +12,7 @@
 // follow a counter into a `for` without an init, and the port gave the loop its own).
 //
 // Accepted by `carbide check` with no finding:
-// RUN: %carbide check %s 2>&1 | count 0
+// RUN: %corpus_check %s 2>&1 | count 0
 #include <carbide/carbide.hpp>
 
 namespace kernels {

@@ -17,7 +17,7 @@
 //   on an atomic_span (a plain store as an atomic exchange), as samples/scan does.
 //
 // Accepted by `carbide check` with no finding:
-// RUN: %carbide check %s 2>&1 | count 0
+// RUN: %corpus_check %s 2>&1 | count 0
 #include <carbide/carbide.hpp>
 
 namespace kernels {

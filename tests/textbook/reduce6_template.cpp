@@ -17,7 +17,7 @@
 //   function template over the block size that launches `module.reduce6<T, blockSize, …>`.
 //
 // Accepted by `carbide check` with no finding:
-// RUN: %carbide check %s 2>&1 | count 0
+// RUN: %corpus_check %s 2>&1 | count 0
 #include <carbide/carbide.hpp>
 
 namespace kernels {

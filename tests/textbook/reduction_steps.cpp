@@ -13,7 +13,7 @@
 //
 // Accepted by `carbide check` with no finding (reduce1 since session 14: a doubling counter was
 // allowed to wrap to 0, where `2 * s * tid` is 0 for every thread):
-// RUN: %carbide check %s 2>&1 | count 0
+// RUN: %corpus_check %s 2>&1 | count 0
 #include <carbide/carbide.hpp>
 namespace kernels {
 constexpr unsigned B = 256;

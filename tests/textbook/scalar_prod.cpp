@@ -12,7 +12,7 @@
 //   `cg::sync(cta)` → `block::sync()`, `threadIdx.x` etc. → `thread::thread_idx().x` etc.
 //
 // Accepted by `carbide check` with no finding:
-// RUN: %carbide check %s 2>&1 | count 0
+// RUN: %corpus_check %s 2>&1 | count 0
 #include <carbide/carbide.hpp>
 
 namespace kernels {

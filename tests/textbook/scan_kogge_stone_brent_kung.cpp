@@ -11,7 +11,7 @@
 //   `Y[i]` and `Y[i + blockDim.x]`, are the thread's strided pieces `get_mut_strided_chunks<1, 2>`.
 //
 // Accepted by `carbide check` with no finding (session 14, as first ported):
-// RUN: %carbide check %s 2>&1 | count 0
+// RUN: %corpus_check %s 2>&1 | count 0
 #include <carbide/carbide.hpp>
 
 namespace kernels {

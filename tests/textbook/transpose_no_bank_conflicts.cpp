@@ -17,7 +17,7 @@
 // - width = gridDim.x · TILE_DIM, as in the textbook (square matrix, a multiple of 32).
 //
 // Accepted by `carbide check` with no finding:
-// RUN: %carbide check %s 2>&1 | count 0
+// RUN: %corpus_check %s 2>&1 | count 0
 #include <carbide/carbide.hpp>
 
 namespace kernels {

@@ -47,6 +47,7 @@ po::options_description check_options() {
   options.add_options()
       ("format", po::value<std::string>()->default_value("clang"), "clang (text on stderr) or sarif (SARIF 2.1.0 on stdout)")
       ("export-fixes", po::value<std::string>(), "write fix-its as YAML for clang-apply-replacements")
+      ("sarif-file", po::value<std::string>(), "also write the findings as SARIF 2.1.0 into this file (for code scanning), beside the text on stderr")
       ("report-unsafe", "list every CARBIDE_UNSAFE block and its reason on stdout");
   return options;
 }
@@ -62,7 +63,9 @@ po::options_description translate_options() {
       ("debug", "line information for profilers and debuggers (nvcc -lineinfo): Nsight Compute and cuda-gdb show your own lines")
       ("device-debug", "full device debugging (nvcc -G): unoptimized device code that cuda-gdb can step through")
       ("nvcc-flag", po::value<std::vector<std::string>>()->composing(), "a flag for nvcc's compile of the device code, e.g. --nvcc-flag=-maxrregcount=64 (repeatable)")
-      ("device-checks", po::value<std::string>(), "on (the default) or off: off compiles views without their bounds checks, only to measure what the checks cost");
+      ("device-checks", po::value<std::string>(), "on (the default) or off: off compiles views without their bounds checks, only to measure what the checks cost")
+      ("nvcc-launcher", po::value<std::vector<std::string>>()->composing(), "a program nvcc runs under, as with CMAKE_CUDA_COMPILER_LAUNCHER: ccache or sccache (repeatable: the program, then its own arguments)")
+      ("cpu-only", "no GPU code: nvcc does not run and no .ptx is written; the module runs on CPU contexts only (a machine without the CUDA toolkit)");
   return options;
 }
 
@@ -176,6 +179,7 @@ CommandLine parse_command_line(int argc, const char* const* argv) {
   if (result.format != "clang" && result.format != "sarif")
     throw std::invalid_argument("--format takes clang or sarif");
   if (values.count("export-fixes")) result.export_fixes = values["export-fixes"].as<std::string>();
+  if (values.count("sarif-file")) result.sarif_file = values["sarif-file"].as<std::string>();
   result.report_unsafe = values.count("report-unsafe") > 0;
   if (result.command == Command::Translate) {
     if (!values.count("output")) throw std::invalid_argument("translate needs -o OUT_DIR");
@@ -219,14 +223,27 @@ CommandLine parse_command_line(int argc, const char* const* argv) {
         throw std::invalid_argument("--device-checks takes on or off; got '" + checks + "'");
       options.device_checks = checks == "on";
     }
-    if (result.format != "clang" || !result.export_fixes.empty() || result.report_unsafe)
-      throw std::invalid_argument("--format, --export-fixes and --report-unsafe belong to check");
+    if (values.count("nvcc-launcher")) {
+      options.nvcc.launcher = values["nvcc-launcher"].as<std::vector<std::string>>();
+      if (options.nvcc.launcher.front().empty())
+        throw std::invalid_argument("--nvcc-launcher takes a program, e.g. --nvcc-launcher ccache");
+    }
+    options.cpu_only = values.count("cpu-only") > 0;
+    if (options.cpu_only && (values.count("cuda-arch") || values.count("nvcc-launcher") ||
+                             values.count("debug") || values.count("device-debug") ||
+                             values.count("nvcc-flag")))
+      throw std::invalid_argument("--cpu-only compiles no GPU code: drop --cuda-arch, --nvcc-launcher, "
+                                  "--debug, --device-debug and --nvcc-flag, or drop --cpu-only");
+    if (result.format != "clang" || !result.export_fixes.empty() || result.report_unsafe ||
+        !result.sarif_file.empty())
+      throw std::invalid_argument("--format, --export-fixes, --sarif-file and --report-unsafe belong to check");
   } else if (values.count("output") || values.count("jobs") ||
              values.count("nvcc-timeout") || values.count("file-prefix-map") || values.count("debug") ||
-             values.count("device-debug") || values.count("nvcc-flag") || values.count("device-checks")) {
+             values.count("device-debug") || values.count("nvcc-flag") || values.count("device-checks") ||
+             values.count("nvcc-launcher") || values.count("cpu-only")) {
     throw std::invalid_argument(
-        "-o, -j, --nvcc-timeout, --file-prefix-map, --debug, --device-debug, --nvcc-flag "
-        "and --device-checks belong to translate");
+        "-o, -j, --nvcc-timeout, --file-prefix-map, --debug, --device-debug, --nvcc-flag, "
+        "--device-checks, --nvcc-launcher and --cpu-only belong to translate");
   }
   return result;
 }

@@ -17,6 +17,7 @@ struct CommandLine {
   unsigned jobs = 0;  // translate: files at once; 0 = one per core
   pipeline::PipelineOptions pipeline;
   std::string format = "clang";  // check: clang or sarif
+  std::string sarif_file;        // check: SARIF written here as well, beside the text
   std::string export_fixes;      // check: YAML file for clang-apply-replacements
   bool report_unsafe = false;    // check: list every CARBIDE_UNSAFE site
   std::string help_text;

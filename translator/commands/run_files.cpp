@@ -182,27 +182,34 @@ void translate_in_parallel(const cli::CommandLine& command, const pipeline::Pipe
   progress.close();
 }
 
+// A report file check writes (--export-fixes, --sarif-file); false, having said why, when it cannot.
+bool write_report(const std::string& path, const std::string& text) {
+  std::error_code error;
+  llvm::raw_fd_ostream out(path, error);
+  if (error) {
+    llvm::errs() << "carbide: error: cannot write '" << path << "': " << error.message() << "\n";
+    return false;
+  }
+  out << text;
+  return true;
+}
+
 int check_in_turn(const cli::CommandLine& command, const pipeline::PipelineOptions& options,
                   const std::vector<Input>& inputs, Tally& tally) {
+  const bool sarif_on_stdout = command.format == "sarif";
   std::optional<diag::SarifLog> sarif;
-  if (command.format == "sarif") sarif.emplace(pipeline::rule_descriptors(), options.rule_pages_dir);
+  if (sarif_on_stdout || !command.sarif_file.empty())
+    sarif.emplace(pipeline::rule_descriptors(), options.rule_pages_dir);
   std::optional<diag::FixesExport> fixes;
   if (!command.export_fixes.empty()) fixes.emplace();
-  const pipeline::CheckOutputs outputs{sarif ? &*sarif : nullptr, fixes ? &*fixes : nullptr,
-                                       command.report_unsafe};
+  const pipeline::CheckOutputs outputs{sarif ? &*sarif : nullptr, !sarif_on_stdout,
+                                       fixes ? &*fixes : nullptr, command.report_unsafe};
   for (const Input& input : inputs)
     tally.count(guarded(input.path, llvm::errs(),
                         [&] { return pipeline::check_file(input.path, options, outputs); }));
-  if (sarif) std::cout << sarif->str();
-  if (fixes) {
-    std::error_code error;
-    llvm::raw_fd_ostream out(command.export_fixes, error);
-    if (error) {
-      llvm::errs() << "carbide: error: cannot write '" << command.export_fixes << "': " << error.message() << "\n";
-      return 1;
-    }
-    out << fixes->yaml();
-  }
+  if (sarif_on_stdout) std::cout << sarif->str();
+  if (!command.sarif_file.empty() && !write_report(command.sarif_file, sarif->str())) return 1;
+  if (fixes && !write_report(command.export_fixes, fixes->yaml())) return 1;
   return 0;
 }
 

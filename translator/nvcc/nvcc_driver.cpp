@@ -70,17 +70,32 @@ std::vector<std::string> environment_with_tmpdir(const std::string& temporary_di
   return environment;
 }
 
+// Runs `program args`, in `working_dir` when one is given: through env(1)'s --chdir, since
+// LLVM's ExecuteAndWait takes no working directory and changing this process's own would race
+// the other files' translations.
 RunResult run(const std::string& program, const std::vector<std::string>& args,
               const std::string& log_path, unsigned timeout_seconds,
-              const std::string& temporary_dir = "") {
-  std::vector<llvm::StringRef> argv = {program};
+              const std::string& temporary_dir = "", const std::string& working_dir = "") {
+  std::string executable = program;
+  std::vector<llvm::StringRef> argv;
+  if (!working_dir.empty()) {
+    auto env = llvm::sys::findProgramByName("env");
+    if (!env) {
+      RunResult result;
+      result.error = "env(1) was not found on PATH, to run " + program + " in its scratch folder";
+      return result;
+    }
+    executable = *env;
+    argv = {executable, "--chdir", working_dir};
+  }
+  argv.push_back(program);
   for (const std::string& arg : args) argv.push_back(arg);
   const std::optional<llvm::StringRef> redirects[] = {std::nullopt, llvm::StringRef(log_path),
                                                       llvm::StringRef(log_path)};
   const std::vector<std::string> environment = environment_with_tmpdir(temporary_dir);
   const std::vector<llvm::StringRef> environment_refs(environment.begin(), environment.end());
   RunResult result;
-  result.exit_code = llvm::sys::ExecuteAndWait(program, argv, environment_refs, redirects,
+  result.exit_code = llvm::sys::ExecuteAndWait(executable, argv, environment_refs, redirects,
                                                timeout_seconds, 0, &result.error);
   if (result.exit_code == -2 && timeout_seconds > 0)  // ExecuteAndWait's "timed out", child killed
     result.error = llvm::sys::path::filename(program).str() + " did not finish within " +
@@ -242,12 +257,22 @@ NvccResult compile(const NvccOptions& options, const std::string& cuda_source,
     return result;
   }
   const std::string tools = llvm::sys::path::parent_path(*nvcc).str();
+  // nvcc's arguments as the launcher takes them: its own words, then nvcc's command.
+  const std::vector<std::string>& launcher = options.launcher;
+  auto launched = [&](const std::vector<std::string>& args) {
+    if (launcher.empty()) return args;
+    std::vector<std::string> command(launcher.begin() + 1, launcher.end());
+    command.push_back(*nvcc);
+    command.insert(command.end(), args.begin(), args.end());
+    return command;
+  };
 
-  // Runs a CUDA tool; its located messages become findings, anything else a failure.
+  // Runs a CUDA tool in the scratch folder; its located messages become findings, anything else
+  // a failure.
   auto run_tool = [&](const std::string& program, const std::vector<std::string>& args,
                       const std::string& log) {
     const RunResult run_result =
-        run(program, args, scratch.file(log), options.timeout_seconds, scratch.path());
+        run(program, args, scratch.file(log), options.timeout_seconds, scratch.path(), scratch.path());
     auto messages = parse_messages(run_result.output);
     result.messages.insert(result.messages.end(), messages.begin(), messages.end());
     if (run_result.exit_code != 0 && messages.empty())
@@ -261,10 +286,14 @@ NvccResult compile(const NvccOptions& options, const std::string& cuda_source,
     const std::string ptx_path = scratch.file(arch + ".ptx");
     // Warnings come once, from the first architecture's pass.
     const std::size_t known = result.messages.size();
-    std::vector<std::string> args = {"-ptx", "-arch=" + compute_arch(arch)};
-    for (const std::string& flag : compile_flags(options, include_link)) args.push_back(flag);
-    args.insert(args.end(), {"-o", ptx_path, source});
-    if (!run_tool(*nvcc, args, arch + ".log")) return result;
+    // Names relative to the scratch folder, where nvcc runs: the command and its inputs are the
+    // same wherever the checkout and $TMPDIR lie, so a launcher finds its earlier result. `-c`
+    // makes it a compile to launchers that cache only compiles (ccache); nvcc stops at -ptx.
+    std::vector<std::string> args = {"-c", "-ptx", "-arch=" + compute_arch(arch)};
+    for (const std::string& flag : compile_flags(options, kIncludeLink)) args.push_back(flag);
+    args.insert(args.end(), {"-o", arch + ".ptx", kScratchSource});
+    if (!run_tool(launcher.empty() ? *nvcc : launcher.front(), launched(args), arch + ".log"))
+      return result;
     if (i > 0) result.messages.resize(known);
     std::string missing;
     const std::string ptx = require_exact_blocks(read_file(ptx_path), exact_blocks, missing);

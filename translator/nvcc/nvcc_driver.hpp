@@ -14,6 +14,10 @@ namespace carbide::nvcc {
 
 struct NvccOptions {
   std::string nvcc;  // explicit path; "" to search CUDA_HOME, PATH and /usr/local/cuda
+  // What nvcc runs under, as `LAUNCHER... nvcc ...` (ccache, sccache): a program and its own
+  // arguments, as CMAKE_CUDA_COMPILER_LAUNCHER lists them; empty for none. It takes no part in
+  // the image's key: a launcher that changed what nvcc makes would be a broken one.
+  std::vector<std::string> launcher;
   // Loads on every GPU from sm_80: cubins for the common architectures, PTX for the newest.
   std::vector<std::string> archs{"sm_80", "sm_86", "sm_89", "sm_90"};
   std::string include_dir;  // Carbide's runtime headers

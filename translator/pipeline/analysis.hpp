@@ -22,6 +22,7 @@ struct PipelineOptions {
   codegen::FilePrefixMap file_prefix_map;  // translate: for the paths the outputs name
   bool colors = false;
   bool device_checks = true;  // translate --device-checks=off: views unchecked, for measurement
+  bool cpu_only = false;      // translate --cpu-only: no nvcc, the CPU forms alone
   std::string rule_pages_dir;  // check --format=sarif: where helpUri points (docs/rules' pages)
 };
 

@@ -10,6 +10,7 @@
 #include "support/file_names.hpp"
 
 #include <clang/Basic/FileManager.h>
+#include <llvm/ADT/STLExtras.h>
 #include <llvm/Support/FileSystem.h>
 #include <llvm/Support/Path.h>
 #include <llvm/Support/raw_ostream.h>
@@ -54,6 +55,19 @@ void report_nvcc_messages(const nvcc::NvccResult& result, const Analysis& analys
                                            "the device: " + llvm::StringRef(result.failure).trim().str()));
 }
 
+// What the stubs say of a module translated with --cpu-only; the runtime refuses to load its
+// empty image on a GPU, naming the option.
+constexpr const char* kNoGpuImage =
+    "No GPU image: translated with --cpu-only, the module runs on CPU contexts alone";
+
+// The image of a --cpu-only translation: none, and nvcc never runs.
+nvcc::NvccResult cpu_only_image() {
+  nvcc::NvccResult result;
+  result.ok = true;
+  result.cache_key = "cpu-only";
+  return result;
+}
+
 bool finish(const Analysis& analysis, const PipelineOptions& options, llvm::raw_ostream& diagnostics) {
   analysis.engine->print_text(diagnostics, options.colors);
   return !analysis.failed();
@@ -79,7 +93,7 @@ Outcome check_file(const std::string& path, const PipelineOptions& options,
     outputs.sarif->add(analysis->compile_errors, sources);
     outputs.sarif->add(analysis->engine->findings(), sources);
   }
-  else analysis->engine->print_text(llvm::errs(), options.colors);
+  if (outputs.text) analysis->engine->print_text(llvm::errs(), options.colors);
   if (outputs.fixes) outputs.fixes->add(analysis->engine->findings(), sources);
   if (outputs.report_unsafe)
     for (const UnsafeSite& site : analysis->unsafe_sites)
@@ -117,8 +131,9 @@ Outcome translate_file(const std::string& path, const std::string& out_dir,
       program, analysis->ast->getASTContext(), analysis->ast->getPreprocessor(), cu_name, analysis->proven, *analysis->tiles,
       options.device_checks));
   const nvcc::NvccResult compiled =
-      nvcc::compile(options.nvcc, cuda, codegen::exact_blocks(program, *analysis->tiles),
-                    output::read_previous_image(out.str().str(), stem));
+      options.cpu_only ? cpu_only_image()
+                       : nvcc::compile(options.nvcc, cuda, codegen::exact_blocks(program, *analysis->tiles),
+                                       output::read_previous_image(out.str().str(), stem));
   report_nvcc_messages(compiled, *analysis, cu_name, paths);
   if (!finish(*analysis, options, diagnostics)) return Outcome::Failed;
   if (!compiled.ok) {
@@ -136,21 +151,22 @@ Outcome translate_file(const std::string& path, const std::string& out_dir,
   const bool fat = !compiled.fatbin.empty();
   codegen::ModuleImage image;
   image.bytes = fat ? compiled.fatbin : compiled.ptx;
-  image.description = (fat ? "Fatbin for " + codegen::join(options.nvcc.archs, ", ")
-                           : "PTX for " + options.nvcc.archs.front()) +
-                      ", from nvcc " + compiled.version;
+  image.description = options.cpu_only ? std::string(kNoGpuImage)
+                      : (fat ? "Fatbin for " + codegen::join(options.nvcc.archs, ", ")
+                             : "PTX for " + options.nvcc.archs.front()) +
+                            ", from nvcc " + compiled.version;
 
   std::string api_header = codegen::generate_api_header(program);
   const std::string api_tag = codegen::tag_api_header(api_header);
   std::vector<output::OutputFile> files = {
       {base + ".carbide.cu", cuda},
-      {base + ".ptx", compiled.ptx},
       {base + ".carbide.hpp", api_header},
       {base + ".carbide.cpp",
        paths.map_line_directives(codegen::generate_host_stubs(
            program, image, header_name, api_tag, analysis->ast->getASTContext(),
            analysis->ast->getPreprocessor(), analysis->proven, *analysis->tiles))},
   };
+  if (!options.cpu_only) files.insert(files.begin() + 1, {base + ".ptx", compiled.ptx});
   if (fat) files.push_back({base + ".fatbin", compiled.fatbin});
   std::vector<std::string> targets;
   for (const auto& file : files) targets.push_back(file.path);
@@ -170,6 +186,12 @@ Outcome translate_file(const std::string& path, const std::string& out_dir,
     report_file_error(diagnostics, path, error);
     return Outcome::Failed;
   }
+  // An image an earlier translation wrote that this one does not (a .fatbin after one
+  // architecture, a .ptx after --cpu-only) would be stale beside the new set.
+  for (const char* image_suffix : {".ptx", ".fatbin"})
+    if (llvm::none_of(files,
+                     [&](const output::OutputFile& file) { return file.path == base + image_suffix; }))
+      llvm::sys::fs::remove(base + image_suffix);
   return Outcome::Translated;
 }
 

@@ -15,7 +15,8 @@ Outcome translate_file(const std::string& path, const std::string& out_dir,
 
 // Where `check` sends what it found besides clang-format text on stderr.
 struct CheckOutputs {
-  diag::SarifLog* sarif = nullptr;    // --format=sarif: findings go here instead of stderr
+  diag::SarifLog* sarif = nullptr;    // --format=sarif or --sarif-file: findings go here too
+  bool text = true;                    // clang-format text on stderr (not with --format=sarif)
   diag::FixesExport* fixes = nullptr;  // --export-fixes
   bool report_unsafe = false;          // --report-unsafe: list CARBIDE_UNSAFE sites on stdout
 };

@@ -1,7 +1,7 @@
 // What a NOLINT lets through the static checks, a CPU run checks: a thread that writes its
 // neighbour's element races with the neighbour, and the launch fails naming the kernel, both
 // lines, both threads and the element. The context stays usable: the next launch runs.
-// RUN: rm -rf %t && %carbide translate %s -o %t
+// RUN: rm -rf %t && %carbide_translate %s -o %t
 // RUN: %cxx_user -I%t -include %t/race-report.carbide.hpp -c %s -o %t/app.o
 // RUN: %cxx_user -I%t -c %t/race-report.carbide.cpp -o %t/stubs.o
 // RUN: %cxx_user %t/app.o %t/stubs.o %runtime_lib -ldl -o %t/app

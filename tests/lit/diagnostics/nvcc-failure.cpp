@@ -1,15 +1,15 @@
 // What nvcc rejects comes back at the user's line through the generated #line directives,
 // from its front end and from its preprocessor alike.
-// RUN: rm -rf %t && not %carbide translate %s -o %t 2> %t.err
+// RUN: rm -rf %t && not %carbide_translate %s -o %t 2> %t.err
 // RUN: FileCheck %s < %t.err
 // RUN: not ls %t
 // With carbide-device-compile turned off, the failure still says why nothing was written.
-// RUN: not %carbide translate %s -o %t --checks='*,-carbide-device-compile' 2> %t.quiet
+// RUN: not %carbide_translate %s -o %t --checks='*,-carbide-device-compile' 2> %t.quiet
 // RUN: FileCheck --check-prefix=QUIET %s < %t.quiet
 // QUIET: nvcc-failure.cpp: error: nvcc could not compile the device code, so nothing was written; --checks turns carbide-device-compile off, which would say where
 // RUN: not ls %t
 // Under --file-prefix-map nvcc names the mapped path; the finding is still at the user's file.
-// RUN: not %carbide translate %s -o %t --file-prefix-map %S=mapped 2> %t.mapped
+// RUN: not %carbide_translate %s -o %t --file-prefix-map %S=mapped 2> %t.mapped
 // RUN: FileCheck %s < %t.mapped
 #include <carbide/carbide.hpp>
 

@@ -1,5 +1,5 @@
 // Clang's own errors come out as clang prints them, and nothing is written.
-// RUN: rm -rf %t && not %carbide translate %s -o %t 2> %t.err
+// RUN: rm -rf %t && not %carbide_translate %s -o %t 2> %t.err
 // RUN: FileCheck %s < %t.err
 // RUN: not ls %t
 #include <carbide/carbide.hpp>

@@ -1,7 +1,7 @@
 // A butterfly step through get_mut_pair: the device code keeps the call (its checks live in the
 // header), and the PTX entry updates the pair in place with two plain loads and two plain stores,
 // no atomics, and one trap for the checked build's power-of-two test.
-// RUN: rm -rf %t && %carbide translate %s -o %t
+// RUN: rm -rf %t && %carbide_translate %s -o %t
 // RUN: FileCheck --check-prefix=CU %s < %t/butterfly-pairs.carbide.cu
 // RUN: awk '/.entry carbide_kernels_walsh_step/,/^}/' %t/butterfly-pairs.ptx > %t/entry.ptx
 // RUN: FileCheck --check-prefix=PTX --implicit-check-not=atom. %s < %t/entry.ptx

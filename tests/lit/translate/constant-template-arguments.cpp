@@ -1,7 +1,7 @@
 // A kernel parameter whose type names a constant as a template argument (`vec<float, kTaps>`):
 // the API header and the entry are outside the user's namespace, so they spell the value, and
 // the user's file (with that header force-included) compiles. The kernel body keeps the name.
-// RUN: rm -rf %t && %carbide translate %s -o %t
+// RUN: rm -rf %t && %carbide_translate %s -o %t
 // RUN: FileCheck %s --check-prefix=API < %t/constant-template-arguments.carbide.hpp
 // RUN: FileCheck %s --check-prefix=CU < %t/constant-template-arguments.carbide.cu
 // RUN: %cxx_user -I%t -include %t/constant-template-arguments.carbide.hpp -fsyntax-only %s

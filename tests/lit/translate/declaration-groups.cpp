@@ -1,5 +1,5 @@
 // A namespace-scope declaration of several constants is emitted once, whole, and nvcc accepts it.
-// RUN: rm -rf %t && %carbide translate %s -o %t
+// RUN: rm -rf %t && %carbide_translate %s -o %t
 // RUN: FileCheck %s < %t/declaration-groups.carbide.cu
 // RUN: %ptxas -arch=sm_90 %t/declaration-groups.ptx -o /dev/null
 // CHECK: constexpr unsigned kRows = 4, kCols = 8, kUnused = 2;

@@ -1,6 +1,6 @@
 // The device code holds exactly what the kernels reach: helpers (templates and lambdas too),
 // the types and constants they use, and nothing of the host code.
-// RUN: rm -rf %t && %carbide translate %s -o %t
+// RUN: rm -rf %t && %carbide_translate %s -o %t
 // RUN: FileCheck %s < %t/device-reachability.carbide.cu
 // RUN: FileCheck --check-prefix=HPP %s < %t/device-reachability.carbide.hpp
 // RUN: %ptxas -arch=sm_90 %t/device-reachability.ptx -o /dev/null

@@ -1,6 +1,6 @@
 // The whole device vocabulary compiles through nvcc and ptxas: shared tiles (one array per call
 // site), barriers, warp collectives, atomics, 2-D views, grid-stride loops.
-// RUN: rm -rf %t && %carbide translate %s -o %t
+// RUN: rm -rf %t && %carbide_translate %s -o %t
 // RUN: FileCheck %s < %t/device-vocabulary.carbide.cu
 // RUN: FileCheck --check-prefix=HPP %s < %t/device-vocabulary.carbide.hpp
 // RUN: %ptxas -arch=sm_90 %t/device-vocabulary.ptx -o /dev/null

@@ -2,7 +2,7 @@
 // thread indexes' bounds; a kernel whose launch bounds ask for several blocks per SM (a tuned
 // register budget) is told only the bounds, and a grid-stride kernel nothing (its loop measured
 // slower with the block's size constant).
-// RUN: rm -rf %t && %carbide translate %s -o %t
+// RUN: rm -rf %t && %carbide_translate %s -o %t
 // RUN: FileCheck %s < %t/entry-block-assumptions.carbide.cu
 // RUN: %ptxas -arch=sm_90 %t/entry-block-assumptions.ptx -o /dev/null
 #include <carbide/carbide.hpp>

@@ -5,7 +5,7 @@
 // 64-bit twin keeps 64-bit compares and shifts.
 // A helper a 64-bit kernel also calls keeps its 64-bit witness. The launch checks each view's
 // length and the grid (with the contract constant).
-// RUN: rm -rf %t && %carbide translate %s -o %t
+// RUN: rm -rf %t && %carbide_translate %s -o %t
 // RUN: FileCheck --check-prefix=CU %s < %t/index-bits-32.carbide.cu
 // RUN: FileCheck --check-prefix=STUB %s < %t/index-bits-32.carbide.cpp
 // RUN: %cxx_user -I%t -include %t/index-bits-32.carbide.hpp -fsyntax-only %s

@@ -1,7 +1,7 @@
 // A kernel in an inline namespace: the generated API header reopens the namespace as inline, so
 // the user's file (with that header force-included) compiles and the module is reachable by
 // both names.
-// RUN: rm -rf %t && %carbide translate %s -o %t
+// RUN: rm -rf %t && %carbide_translate %s -o %t
 // RUN: FileCheck %s < %t/inline-namespace.carbide.hpp
 // RUN: %cxx_user -I%t -include %t/inline-namespace.carbide.hpp -fsyntax-only %s
 // CHECK: namespace kernels {

@@ -1,7 +1,7 @@
 // CUDA's intrinsics are Carbide's vocabulary: the host parse finds them, the rules accept them,
 // the generated .cu calls CUDA's own (fast-math PTX, nothing copied), and the host build of the
 // same file links with their host definitions.
-// RUN: rm -rf %t && %carbide translate %s -o %t
+// RUN: rm -rf %t && %carbide_translate %s -o %t
 // RUN: FileCheck %s --check-prefix=PTX < %t/intrinsics.ptx
 // RUN: FileCheck %s --check-prefix=CU < %t/intrinsics.carbide.cu
 // RUN: %cxx_user -I%t -include %t/intrinsics.carbide.hpp -c %s -o %t/intrinsics.o

@@ -3,7 +3,7 @@
 // instantiates explicitly, for launches in other files) gets its own PTX entry,
 // contract and stubs (explicit specializations), checked and compiled with its arguments. The
 // host program, with the header force-included, compiles and links against the stubs.
-// RUN: rm -rf %t && %carbide translate %s -o %t
+// RUN: rm -rf %t && %carbide_translate %s -o %t
 // RUN: FileCheck --check-prefix=API %s < %t/kernel-templates.carbide.hpp
 // RUN: FileCheck --check-prefix=CU %s < %t/kernel-templates.carbide.cu
 // RUN: FileCheck --check-prefix=STUBS %s < %t/kernel-templates.carbide.cpp

@@ -1,7 +1,7 @@
 // What the checker proves in range reaches code generation beyond plain subscripts: a shared
 // fetch_add's index, and a template helper's subscripts when every instantiation proves them
 // (one text serves all instantiations, so one that cannot keeps the check for all).
-// RUN: rm -rf %t && %carbide translate %s -o %t
+// RUN: rm -rf %t && %carbide_translate %s -o %t
 // RUN: FileCheck %s < %t/proven-indexes-atomics-templates.carbide.cu
 // RUN: %ptxas -arch=sm_90 %t/proven-indexes-atomics-templates.ptx -o /dev/null
 #include <carbide/carbide.hpp>

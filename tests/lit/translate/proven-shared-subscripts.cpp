@@ -1,7 +1,7 @@
 // A shared-memory subscript whose index the contract's block shape, the loop bounds and the
 // conditions at the access keep inside the array is emitted without its bounds check; every
 // other subscript keeps it.
-// RUN: rm -rf %t && %carbide translate %s -o %t
+// RUN: rm -rf %t && %carbide_translate %s -o %t
 // RUN: FileCheck %s < %t/proven-shared-subscripts.carbide.cu
 // RUN: %ptxas -arch=sm_90 %t/proven-shared-subscripts.ptx -o /dev/null
 #include <carbide/carbide.hpp>

@@ -2,7 +2,7 @@
 // bound, an if, a ?:, an &&, a grid-stride loop over the view), or a witness read of the view a
 // contract says the grid covers, is emitted without its bounds check; every other read keeps it. In the PTX, the kernel whose reads are all proven selects no
 // address (a checked read is `selp` of the element's address and 0).
-// RUN: rm -rf %t && %carbide translate %s -o %t
+// RUN: rm -rf %t && %carbide_translate %s -o %t
 // RUN: FileCheck %s < %t/proven-span-reads.carbide.cu
 // RUN: awk '/.entry carbide_proofs_sums\(/,/^}/' %t/proven-span-reads.ptx > %t/sums.ptx
 // RUN: FileCheck --check-prefix=PROVEN --implicit-check-not=selp %s < %t/sums.ptx

@@ -1,7 +1,7 @@
 // A span2d<const T> parameter: the launch takes the DeviceBuffer2D another launch wrote (const),
 // the stubs pass it as a read view, the user's file and the stubs compile against each other,
 // and the device code reads by (row, col).
-// RUN: rm -rf %t && %carbide translate %s -o %t
+// RUN: rm -rf %t && %carbide_translate %s -o %t
 // RUN: FileCheck --check-prefix=HPP %s < %t/read-2d.carbide.hpp
 // RUN: FileCheck --check-prefix=STUB %s < %t/read-2d.carbide.cpp
 // RUN: %cxx_user -I%t -include %t/read-2d.carbide.hpp -fsyntax-only %s

@@ -1,7 +1,7 @@
 // Views of the user's own records: the API header forward-declares the record, the host stubs
 // define it as the file does (they size the buffers), and the user's program and the stubs
 // compile and link together without a warning.
-// RUN: rm -rf %t && %carbide translate %s -o %t
+// RUN: rm -rf %t && %carbide_translate %s -o %t
 // RUN: FileCheck --check-prefix=HPP %s < %t/record-views.carbide.hpp
 // RUN: FileCheck --check-prefix=STUBS %s < %t/record-views.carbide.cpp
 // RUN: %ptxas -arch=sm_90 %t/record-views.ptx -o /dev/null

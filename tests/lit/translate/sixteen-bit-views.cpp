@@ -1,7 +1,7 @@
 // ct::bf16 and ct::f16 are elements of SIMT views too: the device code sees the types (and the
 // user's namespace alias for them), the API takes DeviceBuffers of them, and the host program
 // links against the stubs.
-// RUN: rm -rf %t && %carbide translate %s -o %t
+// RUN: rm -rf %t && %carbide_translate %s -o %t
 // RUN: FileCheck --check-prefix=CU %s < %t/sixteen-bit-views.carbide.cu
 // RUN: FileCheck --check-prefix=API %s < %t/sixteen-bit-views.carbide.hpp
 // RUN: %cxx_user -I%t -include %t/sixteen-bit-views.carbide.hpp -c %s -o %t/main.o

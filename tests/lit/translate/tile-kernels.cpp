@@ -2,7 +2,7 @@
 // with the planner's choices in its comment, one statement per user statement under `#line`,
 // and a launch stub that takes Partitions and Tensors and derives the grid. The host program,
 // with the header force-included, compiles and links against the stubs.
-// RUN: rm -rf %t && %carbide translate %s -o %t
+// RUN: rm -rf %t && %carbide_translate %s -o %t
 // RUN: FileCheck --check-prefix=API %s < %t/tile-kernels.carbide.hpp
 // RUN: FileCheck --check-prefix=CU %s < %t/tile-kernels.carbide.cu
 // RUN: FileCheck --check-prefix=STUBS %s < %t/tile-kernels.carbide.cpp

@@ -1,7 +1,7 @@
 // Every op of <carbide/tile.hpp> that the translator lowers reaches a device implementation:
 // one kernel uses each (in f32, f16 and bf16), translated and compiled by nvcc; and f16 tiles
 // reach tensor cores like bf16 ones.
-// RUN: rm -rf %t && %carbide translate %s -o %t
+// RUN: rm -rf %t && %carbide_translate %s -o %t
 // RUN: FileCheck %s < %t/tile-ops.carbide.cu
 #include <carbide/carbide.hpp>
 #include <carbide/tile.hpp>

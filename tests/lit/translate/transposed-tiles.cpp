@@ -3,7 +3,7 @@
 // makes (piece × block): 4 × 1 pieces of a 32 × 8 block, 2 × 2 tiles claimed in a helper of a
 // template instance, one element without a contract (the block comes from the config). An output
 // claimed with index_2d() gets no such check. The user's file and the stubs compile together.
-// RUN: rm -rf %t && %carbide translate %s -o %t
+// RUN: rm -rf %t && %carbide_translate %s -o %t
 // RUN: FileCheck --check-prefix=STUB %s < %t/transposed-tiles.carbide.cpp
 // RUN: FileCheck --check-prefix=CU %s < %t/transposed-tiles.carbide.cu
 // RUN: %cxx_user -I%t -include %t/transposed-tiles.carbide.hpp -fsyntax-only %s

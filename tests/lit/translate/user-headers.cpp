@@ -1,7 +1,7 @@
 // Device code may live in the user's own headers: a kernel argument's struct, a constant and a
 // helper from one are copied into the device code with #line pointing at the header, the
 // standard headers it includes come along, and its host code stays out.
-// RUN: rm -rf %t && %carbide translate %s -o %t -- -I%S/Inputs
+// RUN: rm -rf %t && %carbide_translate %s -o %t -- -I%S/Inputs
 // RUN: FileCheck %s < %t/user-headers.carbide.cu
 // RUN: FileCheck --check-prefix=HPP %s < %t/user-headers.carbide.hpp
 // RUN: %ptxas -arch=sm_90 %t/user-headers.ptx -o /dev/null

@@ -3,7 +3,7 @@
 // that is a multiple of the chunk: directly, through a helper, in the strided form, and without
 // a contract. store() keeps its element-by-element path for a partial last chunk. The user's
 // file and the stubs compile together.
-// RUN: rm -rf %t && %carbide translate %s -o %t
+// RUN: rm -rf %t && %carbide_translate %s -o %t
 // RUN: FileCheck --check-prefix=STUB %s < %t/whole-chunk-stores.carbide.cpp
 // RUN: %cxx_user -I%t -include %t/whole-chunk-stores.carbide.hpp -fsyntax-only %s
 // RUN: %cxx_user -I%t -fsyntax-only %t/whole-chunk-stores.carbide.cpp

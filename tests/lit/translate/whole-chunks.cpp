@@ -1,6 +1,6 @@
 // span::whole_chunk<K>: a 16-byte chunk is one vector load whose address is selected (address 0
 // past the end), with no branch to a trap; a chunk narrower than 8 bytes checks with a branch.
-// RUN: rm -rf %t && %carbide translate %s -o %t
+// RUN: rm -rf %t && %carbide_translate %s -o %t
 // RUN: FileCheck %s < %t/whole-chunks.ptx
 // RUN: %ptxas -arch=sm_90 %t/whole-chunks.ptx -o /dev/null
 // CHECK-LABEL: .entry carbide_chunks_four(
