@@ -1,17 +1,25 @@
 #include "device_unsupported.hpp"
 
 #include "device_walk.hpp"
+#include "analysis/collective_sites.hpp"
+#include "analysis/device_analysis.hpp"
+#include "analysis/thread_values.hpp"
+#include "model/dialect.hpp"
 #include "model/vocabulary.hpp"
 
 #include <clang/AST/ExprCXX.h>
+#include <clang/AST/ParentMap.h>
 #include <clang/AST/StmtCXX.h>
 #include <clang/Basic/SourceManager.h>
 
 #include <map>
+#include <memory>
 #include <set>
 
 namespace carbide::rules {
 namespace {
+
+namespace dialect = model::dialect;
 
 // True for functions nvcc provides on the device whatever their declaration shows: the
 // standard and CUDA headers' own (<cmath>, std::min, ...) and Carbide's device vocabulary.
@@ -21,6 +29,61 @@ bool provided_by_toolchain(const clang::FunctionDecl* function, const clang::Sou
   if (sources.isInSystemHeader(at)) return true;
   return !sources.isInMainFile(at) && model::vocabulary::is_carbide(function);
 }
+
+// Whether code reaches a barrier, a warp collective or shared memory: a barrier or collective
+// of the vocabulary, anything of carbide::block, a shared array, or a function of the program
+// (called, constructed or destroyed) that does. Memoized per function; a cycle counts as none
+// on its way round (recursion is refused on its own).
+class BlockEffects {
+ public:
+  bool of(const clang::FunctionDecl* function) {
+    if (function == nullptr) return false;
+    if (model::vocabulary::is_carbide(function))
+      return llvm::StringRef(function->getQualifiedNameAsString()).starts_with("carbide::block::") ||
+             model::vocabulary::is_block_shared(function);
+    const clang::FunctionDecl* definition = nullptr;
+    if (!function->hasBody(definition)) return false;
+    auto [entry, inserted] = memo_.try_emplace(definition, false);
+    if (!inserted) return entry->second;
+    bool found = in(definition->getBody());
+    if (const auto* constructor = llvm::dyn_cast<clang::CXXConstructorDecl>(definition))
+      for (const clang::CXXCtorInitializer* init : constructor->inits()) found = found || in(init->getInit());
+    memo_[definition] = found;
+    return found;
+  }
+
+  bool in(const clang::Stmt* statement) {
+    if (statement == nullptr) return false;
+    if (const auto* expr = llvm::dyn_cast<clang::Expr>(statement)) {
+      if (const clang::CXXRecordDecl* record = expr->getType().getNonReferenceType()->getAsCXXRecordDecl();
+          record != nullptr && model::vocabulary::is_shared_array(record))
+        return true;
+    }
+    if (const auto* call = llvm::dyn_cast<clang::CallExpr>(statement)) {
+      if (model::vocabulary::required_arrival(call) || of(call->getDirectCallee())) return true;
+    } else if (const auto* construct = llvm::dyn_cast<clang::CXXConstructExpr>(statement)) {
+      if (of(construct->getConstructor())) return true;
+    } else if (const auto* bind = llvm::dyn_cast<clang::CXXBindTemporaryExpr>(statement)) {
+      if (of(bind->getTemporary()->getDestructor())) return true;
+    } else if (const auto* argument = llvm::dyn_cast<clang::CXXDefaultArgExpr>(statement)) {
+      if (in(argument->getExpr())) return true;
+    } else if (const auto* member = llvm::dyn_cast<clang::CXXDefaultInitExpr>(statement)) {
+      if (in(member->getExpr())) return true;
+    } else if (const auto* declarations = llvm::dyn_cast<clang::DeclStmt>(statement)) {
+      for (const clang::Decl* decl : declarations->decls())
+        if (const auto* var = llvm::dyn_cast<clang::VarDecl>(decl))
+          if (const clang::CXXRecordDecl* record = var->getType()->getAsCXXRecordDecl();
+              record != nullptr && record->hasDefinition() && of(record->getDestructor()))
+            return true;
+    }
+    for (const clang::Stmt* child : statement->children())
+      if (in(child)) return true;
+    return false;
+  }
+
+ private:
+  std::map<const clang::FunctionDecl*, bool> memo_;
+};
 
 struct DeviceCall {
   const clang::FunctionDecl* caller;
@@ -38,36 +101,69 @@ class Finder : public DeviceCodeFinder<Finder> {
   // Calls are attributed to the function whose body is being walked.
   bool TraverseFunctionBody(const clang::FunctionDecl* function) {
     current_ = function->getCanonicalDecl();
+    definition_ = function;
     function_value_reported_ = false;
+    site_calls_.clear();
+    for (const analysis::CollectiveSite& site : context_.device.collective_sites().in(function))
+      site_calls_.insert(site.call);
+    parents_ = std::make_unique<clang::ParentMap>(function->getBody());
+    for (const clang::ParmVarDecl* parameter : function->parameters()) check_variable(parameter, nullptr);
     return TraverseStmt(function->getBody());
   }
 
-  bool VisitCXXThrowExpr(clang::CXXThrowExpr* expr) {
-    report(expr->getBeginLoc(), "'throw' cannot run on the device: kernels have no exceptions; "
-                                "report failure through an output value");
+  // The dialect's table (model/dialect_statements.def): every statement of device code, implicit
+  // code included, is either modelled, allowed under a condition checked here, or refused.
+  bool shouldVisitImplicitCode() const { return true; }
+  bool VisitStmt(clang::Stmt* statement) {
+    const dialect::StatementRule& rule = dialect::statement(statement->getStmtClass());
+    switch (rule.verdict) {
+      case dialect::Verdict::Refused:
+        report(statement->getBeginLoc(), rule.why);
+        break;
+      case dialect::Verdict::OutsideBarrierCode:
+        check_structured(statement);
+        break;
+      case dialect::Verdict::ImplicitCall:
+        check_implicit_call(statement);
+        break;
+      case dialect::Verdict::Cast:
+      case dialect::Verdict::Allowed:
+      case dialect::Verdict::TemplatePattern:
+        break;
+    }
     return true;
   }
-  bool VisitCXXTryStmt(clang::CXXTryStmt* stmt) {
-    report(stmt->getBeginLoc(), "'try' cannot run on the device: kernels have no exceptions");
+  // && and || are branches: a barrier on their right runs for some threads only.
+  bool VisitBinaryOperator(clang::BinaryOperator* op) {
+    if (op->isLogicalOp() && reaches_collective(op->getRHS()) && block_uniform(op->getLHS()))
+      report(op->getOperatorLoc(), "a barrier or collective on the right of '" + op->getOpcodeStr().str() +
+                                       "' runs only where the left side lets it: the barrier phases "
+                                       "take a barrier as a statement of its own; call it before the test");
     return true;
   }
-  bool VisitCXXTypeidExpr(clang::CXXTypeidExpr* expr) {
-    report(expr->getBeginLoc(), "'typeid' needs RTTI, which device code does not have");
+  bool VisitExplicitCastExpr(clang::ExplicitCastExpr* cast) {
+    switch (cast->getCastKind()) {
+      case clang::CK_ToVoid: case clang::CK_NoOp: case clang::CK_LValueToRValue:
+      case clang::CK_ConstructorConversion: case clang::CK_UserDefinedConversion:
+      case clang::CK_DerivedToBase: case clang::CK_UncheckedDerivedToBase: case clang::CK_Dependent:
+        return true;
+      default:
+        break;
+    }
+    // A witness cast itself is carbide-witness-escape's (one diagnostic per fault).
+    const clang::CXXRecordDecl* operand = cast->getSubExpr()->getType().getNonReferenceType()->getAsCXXRecordDecl();
+    if (operand != nullptr && model::vocabulary::witness_kind(operand)) return true;
+    if (dialect::holds_protected_type(cast->getType()) ||
+        dialect::holds_protected_type(cast->getSubExpr()->getType()))
+      report(cast->getBeginLoc(), "a cast from '" + cast->getSubExpr()->getType().getAsString() + "' to '" +
+                                      cast->getType().getAsString() +
+                                      "' would forge or alias a witness, a view, a shared array or a tile "
+                                      "handle; make them only through the vocabulary");
     return true;
   }
-  bool VisitCXXDynamicCastExpr(clang::CXXDynamicCastExpr* expr) {
-    report(expr->getBeginLoc(), "'dynamic_cast' needs RTTI, which device code does not have; "
-                                "use a static type or a tag field");
-    return true;
-  }
-  bool VisitCXXNewExpr(clang::CXXNewExpr* expr) {
-    report(expr->getBeginLoc(), "'new' allocates on the device heap per thread; size the memory "
-                                "on the host and pass a view, or use carbide::block::shared");
-    return true;
-  }
-  bool VisitCXXDeleteExpr(clang::CXXDeleteExpr* expr) {
-    report(expr->getBeginLoc(), "'delete' has no place in device code; memory is owned by the "
-                                "host's DeviceBuffer");
+  bool VisitDeclStmt(clang::DeclStmt* statement) {
+    for (const clang::Decl* decl : statement->decls())
+      if (const auto* var = llvm::dyn_cast<clang::VarDecl>(decl)) check_variable(var, statement);
     return true;
   }
   // A function named other than as a call's callee is a pointer to it (`&block::sync`, or
@@ -120,7 +216,139 @@ class Finder : public DeviceCodeFinder<Finder> {
   }
 
  private:
+  // True when `statement` holds one of the function's barrier or collective sites (a call of
+  // block::sync(), a warp collective, or a helper that reaches one).
+  bool reaches_collective(const clang::Stmt* statement) const {
+    if (statement == nullptr || site_calls_.empty()) return false;
+    if (const auto* call = llvm::dyn_cast<clang::CallExpr>(statement); call && site_calls_.count(call)) return true;
+    for (const clang::Stmt* child : statement->children())
+      if (reaches_collective(child)) return true;
+    return false;
+  }
+
+  // goto and labels, switch, continue and break, ?: where barrier phases are at stake.
+  void check_structured(const clang::Stmt* statement) {
+    const auto report_at = [&](const std::string& what) {
+      report(statement->getBeginLoc(), what + ": the barrier phases follow if, loops and return only "
+                                              "(docs/dialect.md); restructure it with if and a flag");
+    };
+    // Under a thread-dependent condition, the barrier the construct skips or guards is reported
+    // by carbide-divergent-barrier: one diagnostic per fault.
+    if (llvm::isa<clang::GotoStmt, clang::LabelStmt>(statement)) {
+      if (!site_calls_.empty() && llvm::isa<clang::GotoStmt>(statement) && !under_thread_dependent_condition(statement))
+        report_at("'goto' in a function with a barrier or collective");
+    } else if (const auto* choice = llvm::dyn_cast<clang::SwitchStmt>(statement)) {
+      if (reaches_collective(choice->getBody()) && block_uniform(choice->getCond())) report_at("a barrier or collective inside 'switch'");
+    } else if (llvm::isa<clang::ContinueStmt, clang::BreakStmt>(statement)) {
+      const clang::Stmt* loop = enclosing_target(statement);
+      if (loop != nullptr && reaches_collective(loop_body(loop)) && !under_thread_dependent_condition(statement))
+        report_at(std::string(llvm::isa<clang::ContinueStmt>(statement) ? "'continue'" : "'break'") +
+                  " in a loop whose body has a barrier or collective");
+    } else if (const auto* conditional = llvm::dyn_cast<clang::AbstractConditionalOperator>(statement)) {
+      if ((reaches_collective(conditional->getTrueExpr()) || reaches_collective(conditional->getFalseExpr())) &&
+          block_uniform(conditional->getCond()))
+        report_at("a barrier or collective in an arm of '?:'");
+    }
+  }
+
+  // True when every block the function runs in (each calling contract) finds `expr` the same for
+  // all its threads.
+  bool block_uniform(const clang::Expr* expr) const {
+    for (const analysis::BlockShape& shape : context_.device.calling_shapes(definition_))
+      if (context_.device.thread_values(definition_, shape).uniformity(expr) > analysis::Uniformity::Uniform)
+        return false;
+    return true;
+  }
+  bool under_thread_dependent_condition(const clang::Stmt* statement) const {
+    for (const analysis::BlockShape& shape : context_.device.calling_shapes(definition_)) {
+      const analysis::ThreadValues& values = context_.device.thread_values(definition_, shape);
+      for (const analysis::ControlCondition& condition : values.control().conditions_for(statement))
+        if (values.uniformity(condition.expr) > analysis::Uniformity::Uniform) return true;
+    }
+    return false;
+  }
+
+  // The loop (or, for break, switch) that a continue or break leaves.
+  const clang::Stmt* enclosing_target(const clang::Stmt* statement) const {
+    for (const clang::Stmt* at = parents_->getParent(statement); at != nullptr; at = parents_->getParent(at)) {
+      if (llvm::isa<clang::ForStmt, clang::WhileStmt, clang::DoStmt, clang::CXXForRangeStmt>(at)) return at;
+      if (llvm::isa<clang::SwitchStmt>(at) && llvm::isa<clang::BreakStmt>(statement)) return nullptr;
+    }
+    return nullptr;
+  }
+  static const clang::Stmt* loop_body(const clang::Stmt* loop) {
+    if (const auto* f = llvm::dyn_cast<clang::ForStmt>(loop)) return f->getBody();
+    if (const auto* w = llvm::dyn_cast<clang::WhileStmt>(loop)) return w->getBody();
+    if (const auto* d = llvm::dyn_cast<clang::DoStmt>(loop)) return d->getBody();
+    return llvm::cast<clang::CXXForRangeStmt>(loop)->getBody();
+  }
+
+  // Constructors, destructors, default arguments and member initializers: code the call site does
+  // not show, which the barrier phases and the shared accesses would not see.
+  void check_implicit_call(const clang::Stmt* statement) {
+    const clang::FunctionDecl* runs = nullptr;
+    const clang::Expr* shown = nullptr;
+    clang::SourceLocation at = statement->getBeginLoc();
+    std::string what;
+    if (const auto* construct = llvm::dyn_cast<clang::CXXConstructExpr>(statement)) {
+      runs = construct->getConstructor();
+      what = "the constructor of '" + construct->getType().getAsString() + "'";
+    } else if (const auto* inherited = llvm::dyn_cast<clang::CXXInheritedCtorInitExpr>(statement)) {
+      runs = inherited->getConstructor();
+      what = "the inherited constructor";
+    } else if (const auto* bind = llvm::dyn_cast<clang::CXXBindTemporaryExpr>(statement)) {
+      runs = bind->getTemporary()->getDestructor();
+      what = "the destructor of a temporary '" + bind->getType().getAsString() + "'";
+    } else if (const auto* argument = llvm::dyn_cast<clang::CXXDefaultArgExpr>(statement)) {
+      shown = argument->getExpr();
+      at = argument->getUsedLocation();
+      what = "the default argument";
+    } else if (const auto* member = llvm::dyn_cast<clang::CXXDefaultInitExpr>(statement)) {
+      shown = member->getExpr();
+      at = member->getUsedLocation();
+      what = "the default member initializer of '" + member->getField()->getNameAsString() + "'";
+    }
+    if ((runs != nullptr && effects_.of(runs)) || (shown != nullptr && effects_.in(shown)))
+      report(at, what + " reaches a barrier, a collective or shared memory, which the barrier "
+                        "phases do not see here; call a named function for it as a statement of its own");
+  }
+
+  // A declared variable or parameter: its destructor, unions, pointer provenance, view elements.
+  void check_variable(const clang::VarDecl* var, const clang::DeclStmt* statement) {
+    const clang::QualType type = var->getType();
+    if (const clang::CXXRecordDecl* record = type->getAsCXXRecordDecl();
+        record != nullptr && record->hasDefinition() && record->getDestructor() != nullptr &&
+        effects_.of(record->getDestructor()))
+      report(var->getTypeSpecStartLoc(), "the destructor of '" + type.getAsString() + "' reaches a barrier, a collective "
+                                     "or shared memory, which would run unseen when '" + var->getNameAsString() +
+                                     "' goes out of scope; call a named function for it instead");
+    if (dialect::holds_protected_union(type))
+      report(var->getLocation(), "'" + var->getNameAsString() + "' holds a union with a witness, a view, a shared "
+                                 "array or a tile handle: writing one member and reading another would "
+                                 "forge or alias it");
+    const bool unsafe = statement != nullptr && context_.device.in_unsafe_block(statement);
+    if (!unsafe && dialect::is_pointer_handle(type))
+      report(var->getLocation(), "'" + var->getNameAsString() + "' is a " +
+                                     (type->isReferenceType() ? "reference to a pointer" : "pointer to a pointer") +
+                                     ": a pointer changed through it keeps the provenance the checker gave it; "
+                                     "return the pointer instead, or write this inside CARBIDE_UNSAFE");
+    if (const clang::CXXRecordDecl* record = type.getNonReferenceType()->getAsCXXRecordDecl();
+        record != nullptr && model::vocabulary::view_kind(record)) {
+      if (const auto* view = llvm::dyn_cast<clang::ClassTemplateSpecializationDecl>(record);
+          view != nullptr && view->getTemplateArgs().size() > 0 &&
+          view->getTemplateArgs()[0].getKind() == clang::TemplateArgument::Type &&
+          dialect::has_mutable_field(view->getTemplateArgs()[0].getAsType()))
+        report(var->getLocation(), "the element type of '" + var->getNameAsString() +
+                                       "' has a mutable member, which a read-only view could write; drop "
+                                       "'mutable'");
+    }
+  }
+
   const clang::FunctionDecl* current_ = nullptr;
+  const clang::FunctionDecl* definition_ = nullptr;
+  std::set<const clang::CallExpr*> site_calls_;  // the current function's barrier and collective sites
+  std::unique_ptr<clang::ParentMap> parents_;
+  BlockEffects effects_;
   std::vector<DeviceCall>& calls_;
   std::set<const clang::DeclRefExpr*> callees_;
   bool function_value_reported_ = false;  // in the function being walked

@@ -1,0 +1,92 @@
+// The dialect is an allow-list (docs/dialect.md): what the barrier phases, the shared accesses
+// and the witness rules do not model is refused where it is written. Each kernel here was a way
+// past the checker while the analyses read only if, loops and calls by name.
+// RUN: not %corpus_check %s 2> %t.err
+// RUN: FileCheck %s --implicit-check-not=error: < %t.err
+#include <carbide/carbide.hpp>
+
+#include <cstddef>
+
+namespace kernels {
+
+// A barrier in code the call site does not show.
+struct Synced {
+  Synced() { carbide::block::sync(); }
+  ~Synced() { carbide::block::sync(); }
+};
+
+float sync_then(float x) {
+  carbide::block::sync();
+  return x;
+}
+
+float with_default(float x, float y = sync_then(0.f)) { return x + y; }
+
+union Forge {
+  std::size_t bits;
+  const carbide::thread::index_1d_witness* witness;
+};
+
+// The conditions are kernel scalars, the same for every thread: no barrier here is divergent,
+// yet the barrier phases would misread each construct.
+CARBIDE_KERNEL
+CARBIDE_LAUNCH_CONTRACT(domain = 1, block = 128)
+void control_flow(carbide::span<const float> in, carbide::disjoint_span<float> out, int mode) {
+  auto idx = carbide::thread::index_1d();
+  auto lid = carbide::thread::local_index();
+  auto tile = carbide::block::shared<float, 128>();
+  tile[lid.get()] = in[idx.get()];
+  switch (mode) {
+    case 1:
+      carbide::block::sync();
+      break;
+    default:
+      break;
+  }
+  // CHECK: device-unsupported-dialect.cpp:[[@LINE-7]]:3: error: a barrier or collective inside 'switch': the barrier phases follow if, loops and return only (docs/dialect.md); restructure it with if and a flag [carbide-device-unsupported]
+  for (int step = 0; step < 4; ++step) {
+    if (step == mode) continue;
+    // CHECK: device-unsupported-dialect.cpp:[[@LINE-1]]:23: error: 'continue' in a loop whose body has a barrier or collective: the barrier phases
+    carbide::block::sync();
+  }
+  if (mode > 2) goto done;
+  // CHECK: device-unsupported-dialect.cpp:[[@LINE-1]]:17: error: 'goto' in a function with a barrier or collective: the barrier phases
+  carbide::block::sync();
+done:
+  float v = mode > 3 ? sync_then(1.f) : 0.f;
+  // CHECK: device-unsupported-dialect.cpp:[[@LINE-1]]:13: error: a barrier or collective in an arm of '?:': the barrier phases
+  bool ok = mode > 4 && sync_then(1.f) > 0.f;
+  // CHECK: device-unsupported-dialect.cpp:[[@LINE-1]]:22: error: a barrier or collective on the right of '&&' runs only where the left side lets it
+  if (float* o = out.get_mut(idx)) *o = v + float(ok) + tile[(lid.get() + 1) % 128];
+}
+
+CARBIDE_KERNEL
+CARBIDE_LAUNCH_CONTRACT(domain = 1, block = 128)
+void implicit_calls(carbide::span<const float> in, carbide::disjoint_span<float> out) {
+  auto idx = carbide::thread::index_1d();
+  Synced guard;
+  // CHECK: device-unsupported-dialect.cpp:[[@LINE-1]]:3: error: the destructor of 'Synced' reaches a barrier, a collective or shared memory, which would run unseen when 'guard' goes out of scope
+  // CHECK: device-unsupported-dialect.cpp:[[@LINE-2]]:10: error: the constructor of 'Synced' reaches a barrier, a collective or shared memory
+  float total = with_default(in[idx.get()]);
+  // CHECK: device-unsupported-dialect.cpp:[[@LINE-1]]:17: error: the default argument reaches a barrier, a collective or shared memory
+  if (float* o = out.get_mut(idx)) *o = total;
+}
+
+CARBIDE_KERNEL
+CARBIDE_LAUNCH_CONTRACT(domain = 1, block = 128)
+void forged(carbide::span<const float> in, carbide::disjoint_span<float> out) {
+  auto idx = carbide::thread::index_1d();
+  Forge forge;
+  // CHECK: device-unsupported-dialect.cpp:[[@LINE-1]]:9: error: 'forge' holds a union with a witness
+  forge.bits = 0;
+  const auto* other = reinterpret_cast<const carbide::thread::index_1d_witness*>(&forge.bits);
+  // CHECK: device-unsupported-dialect.cpp:[[@LINE-1]]:23: error: a cast from 'std::size_t *' to 'const carbide::thread::index_1d_witness *' would forge or alias a witness
+  float* target = nullptr;
+  float*& retarget = target;
+  // CHECK: device-unsupported-dialect.cpp:[[@LINE-1]]:11: error: 'retarget' is a reference to a pointer
+  retarget = out.get_mut(idx);
+  (void)other;
+  if (float* o = out.get_mut(idx)) *o = in[idx.get()] + (target ? 1.f : 0.f);
+}
+
+}  // namespace kernels
