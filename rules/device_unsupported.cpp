@@ -326,6 +326,7 @@ class Finder : public DeviceCodeFinder<Finder> {
       report(var->getLocation(), "'" + var->getNameAsString() + "' holds a union with a witness, a view, a shared "
                                  "array or a tile handle: writing one member and reading another would "
                                  "forge or alias it");
+    check_shared_handle(var, statement);
     const bool unsafe = statement != nullptr && context_.device.in_unsafe_block(statement);
     if (!unsafe && dialect::is_pointer_handle(type))
       report(var->getLocation(), "'" + var->getNameAsString() + "' is a " +
@@ -342,6 +343,38 @@ class Finder : public DeviceCodeFinder<Finder> {
                                        "' has a mutable member, which a read-only view could write; drop "
                                        "'mutable'");
     }
+  }
+
+  // Shared memory is identified by the block::shared call that made its handle: a handle copied
+  // into another variable or a struct is refused, not taken for another array.
+  void check_shared_handle(const clang::VarDecl* var, const clang::DeclStmt* statement) {
+    const clang::QualType type = var->getType();
+    const clang::CXXRecordDecl* record = type->getAsCXXRecordDecl();
+    if (record != nullptr && model::vocabulary::is_shared_array(record)) {
+      if (statement != nullptr && !made_by_vocabulary(var->getInit()))
+        report(var->getLocation(), "'" + var->getNameAsString() + "' copies a shared array handle: the checker "
+                                   "knows shared memory by the carbide::block::shared call that made it; use "
+                                   "that handle, or pass it to a helper");
+      return;
+    }
+    // A closure's captures are carbide-shared-race's (it reports accesses inside lambdas).
+    if (record != nullptr && !record->isLambda() && dialect::holds_shared_array(type))
+      report(var->getLocation(), "'" + var->getNameAsString() + "' is a '" + type.getAsString() +
+                                     "', which holds a shared array handle: the checker knows shared memory by "
+                                     "the handle a carbide::block::shared call made; keep the handle a local");
+  }
+  static bool made_by_vocabulary(const clang::Expr* init) {
+    if (init == nullptr) return false;
+    init = init->IgnoreImplicit();
+    if (const auto* construct = llvm::dyn_cast<clang::CXXConstructExpr>(init);
+        construct != nullptr && construct->getNumArgs() == 1)
+      init = construct->getArg(0)->IgnoreImplicit();
+    const auto* call = llvm::dyn_cast<clang::CallExpr>(init);
+    const clang::FunctionDecl* callee = call ? call->getDirectCallee() : nullptr;
+    if (callee == nullptr || !model::vocabulary::is_carbide(callee)) return false;
+    const std::string name = callee->getQualifiedNameAsString();
+    return name == "carbide::block::shared" || name == "carbide::block::shared_at" ||
+           name == "carbide::block::dynamic_shared";
   }
 
   const clang::FunctionDecl* current_ = nullptr;

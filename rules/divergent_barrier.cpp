@@ -40,6 +40,22 @@ void check_in_shape(const RuleContext& context, std::string_view rule, const cla
   }
   for (const analysis::CollectiveSite& site : sites) {
     const bool barrier = site.arrival == Arrival::Block;
+    // A warp collective reads all 32 lanes: a block whose size is no multiple of 32 has a last
+    // warp with lanes that do not exist, whatever the control flow.
+    if (const auto threads = values.shape().threads(); !barrier && threads && *threads % 32 != 0) {
+      auto result = finding(rule, diag::Severity::Error, site.call->getBeginLoc(),
+                            "'" + source_text(context.ast, site.call) + "' " +
+                                (site.call != site.collective
+                                     ? "reaches '" + source_text(context.ast, site.collective) + "', which "
+                                     : "") +
+                                "reads all 32 lanes of a warp, but a block of " + std::to_string(*threads) +
+                                " threads leaves its last warp " + std::to_string(*threads % 32) +
+                                " lanes; make the contract's block a multiple of 32",
+                            site.call->getSourceRange());
+      if (auto note = calling_shape_note(context, values)) result.notes.push_back(std::move(*note));
+      if (reported.insert(site.call).second) context.reporter.report(std::move(result));
+      continue;
+    }
     const Uniformity required = barrier ? Uniformity::Uniform : Uniformity::WarpUniform;
     const bool through_helper = site.call != site.collective;
     const std::string what = "'" + source_text(context.ast, site.call) + "'" +

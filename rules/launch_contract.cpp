@@ -3,6 +3,11 @@
 #include "model/vocabulary.hpp"
 
 #include <clang/AST/RecursiveASTVisitor.h>
+#include <clang/Basic/SourceManager.h>
+
+#include <algorithm>
+#include <set>
+#include <utility>
 
 namespace carbide::rules {
 namespace {
@@ -10,20 +15,42 @@ namespace {
 // The largest block any CUDA device runs.
 constexpr std::uint64_t kMaxThreadsPerBlock = 1024;
 
-// The first call that makes a global index witness.
+// Every call that makes a global index witness, in the kernel's body and in every function of
+// the program it reaches: each is held to the contract's domain, wherever it is made.
 class WitnessFinder : public clang::RecursiveASTVisitor<WitnessFinder> {
  public:
+  explicit WitnessFinder(const clang::SourceManager& sources) : sources_(sources) {}
   bool VisitCallExpr(clang::CallExpr* call) {
-    if (found != nullptr) return true;
     const auto witness = model::vocabulary::witness_made_by(call);
-    if (witness == model::vocabulary::Witness::Global1D) domain = 1;
-    else if (witness == model::vocabulary::Witness::Global2D) domain = 2;
-    else return true;
-    found = call;
+    if (witness == model::vocabulary::Witness::Global1D) found.push_back({call, 1, helper_});
+    else if (witness == model::vocabulary::Witness::Global2D) found.push_back({call, 2, helper_});
+    else follow(call->getDirectCallee());
     return true;
   }
-  const clang::CallExpr* found = nullptr;
-  int domain = 0;
+  bool VisitCXXConstructExpr(clang::CXXConstructExpr* construct) {
+    follow(construct->getConstructor());
+    return true;
+  }
+  struct Made {
+    const clang::CallExpr* call;
+    int domain;
+    const clang::FunctionDecl* helper;  // the function of the program that makes it; null: the kernel
+  };
+  std::vector<Made> found;
+
+ private:
+  void follow(const clang::FunctionDecl* callee) {
+    const clang::FunctionDecl* definition = nullptr;
+    if (callee == nullptr || model::vocabulary::is_carbide(callee) || !callee->hasBody(definition) ||
+        sources_.isInSystemHeader(definition->getLocation()) || !visited_.insert(definition).second)
+      return;
+    const clang::FunctionDecl* caller = std::exchange(helper_, definition);
+    TraverseStmt(definition->getBody());
+    helper_ = caller;
+  }
+  const clang::SourceManager& sources_;
+  const clang::FunctionDecl* helper_ = nullptr;
+  std::set<const clang::FunctionDecl*> visited_;
 };
 
 // The calls that make halo witnesses (thread::index_2d_halo<R>()), with their radius R.
@@ -78,18 +105,27 @@ void LaunchContractRule::check(const RuleContext& context) {
         result.notes.push_back({kernel.bounds->location, "launch bounds declared here"});
         context.reporter.report(std::move(result));
       }
-      // Witnesses are made in the kernel body and passed down by reference, so the body decides.
-      WitnessFinder witnesses;
+      // Every witness the kernel makes, in its body or a helper, any number of them.
+      WitnessFinder witnesses(context.ast.getSourceManager());
       witnesses.TraverseStmt(kernel.decl->getBody());
-      if (witnesses.found != nullptr && witnesses.domain != parsed.domain) {
+      // All at the contract: in the order of their messages, as clang-tidy orders findings at
+      // one place (the plugin reports what check does, line for line).
+      std::vector<diag::Finding> mismatches;
+      for (const WitnessFinder::Made& made : witnesses.found) {
+        if (made.domain == parsed.domain) continue;
         // As written: index_2d_transposed() is a 2-D witness too.
-        const std::string used = witnesses.found->getDirectCallee()->getNameAsString() + "()";
-        auto result = report("domain = " + std::to_string(parsed.domain) + " but the kernel uses " +
-                             used + "; write domain = " + std::to_string(witnesses.domain) +
+        const std::string used = made.call->getDirectCallee()->getNameAsString() + "()";
+        const std::string who = made.helper ? "'" + made.helper->getQualifiedNameAsString() + "', which the kernel calls,"
+                                            : "the kernel";
+        auto result = report("domain = " + std::to_string(parsed.domain) + " but " + who + " uses " +
+                             used + "; write domain = " + std::to_string(made.domain) +
                              " or use the matching witness");
-        result.notes.push_back({witnesses.found->getBeginLoc(), used + " used here"});
-        context.reporter.report(std::move(result));
+        result.notes.push_back({made.call->getBeginLoc(), used + " used here"});
+        mismatches.push_back(std::move(result));
       }
+      std::stable_sort(mismatches.begin(), mismatches.end(),
+                       [](const diag::Finding& a, const diag::Finding& b) { return a.message < b.message; });
+      for (diag::Finding& mismatch : mismatches) context.reporter.report(std::move(mismatch));
       // A halo as wide as the block leaves no thread inside it: the kernel would write nothing.
       HaloFinder halos;
       halos.TraverseStmt(kernel.decl->getBody());

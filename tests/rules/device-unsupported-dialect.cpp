@@ -89,4 +89,26 @@ void forged(carbide::span<const float> in, carbide::disjoint_span<float> out) {
   if (float* o = out.get_mut(idx)) *o = in[idx.get()] + (target ? 1.f : 0.f);
 }
 
+// Shared memory is known by the call that made its handle: a copy would be a second array to the
+// race check.
+struct Tiles {
+  carbide::shared_array<float, 128> tile;
+};
+
+CARBIDE_KERNEL
+CARBIDE_LAUNCH_CONTRACT(domain = 1, block = 128)
+void copied_handles(carbide::span<const float> in, carbide::disjoint_span<float> out) {
+  auto idx = carbide::thread::index_1d();
+  auto lid = carbide::thread::local_index();
+  auto tile = carbide::block::shared<float, 128>();
+  auto again = tile;
+  // CHECK: device-unsupported-dialect.cpp:[[@LINE-1]]:8: error: 'again' copies a shared array handle
+  Tiles held{tile};
+  // CHECK: device-unsupported-dialect.cpp:[[@LINE-1]]:9: error: 'held' is a 'Tiles', which holds a shared array handle
+  (void)again;
+  (void)held;
+  tile[lid] = in[idx.get()];
+  if (float* o = out.get_mut(idx)) *o = tile[lid];
+}
+
 }  // namespace kernels

@@ -64,6 +64,17 @@ void aliases(carbide::disjoint_span<float> out, unsigned a, unsigned b, Limits l
   if (float* o = out.get_mut(idx)) *o = 1.f;
 }
 
+// A full-warp collective in a block of 48 threads: the second warp has 16 lanes, whatever the
+// control flow.
+CARBIDE_KERNEL
+CARBIDE_LAUNCH_CONTRACT(domain = 1, block = (48, 1, 1))
+void partial_warp(carbide::span<const float> in, carbide::disjoint_span<float> out) {
+  auto idx = carbide::thread::index_1d();
+  const float total = carbide::warp::reduce_add(in[idx.get()]);
+  // CHECK: divergent-barrier-soundness.cpp:[[@LINE-1]]:23: error: 'carbide::warp::reduce_add(in[idx.get()])' reads all 32 lanes of a warp, but a block of 48 threads leaves its last warp 16 lanes; make the contract's block a multiple of 32 [carbide-divergent-barrier]
+  if (float* o = out.get_mut(idx)) *o = total;
+}
+
 // Good: a struct parameter read, copied and passed by value, and a lambda that only reads its
 // reference capture.
 CARBIDE_KERNEL

@@ -17,6 +17,24 @@ void flat(carbide::disjoint_span<float> out) {
 // CHECK: launch-contract-domain-and-bounds.cpp:[[@LINE-5]]:1: error: launch contract of 'kernels::flat': domain = 2 but the kernel uses index_1d(); write domain = 1 or use the matching witness [carbide-launch-contract]
 // CHECK: launch-contract-domain-and-bounds.cpp:[[@LINE-4]]:14: note: index_1d() used here
 
+// Every witness counts, not only the body's first: a second one, and one a helper makes.
+float from_helper() {
+  auto idx = carbide::thread::index_1d();
+  return float(idx.get());
+}
+
+CARBIDE_KERNEL
+CARBIDE_LAUNCH_CONTRACT(domain = 2, block = (16, 16, 1))
+void mixed(carbide::disjoint_span2d<float> out) {
+  auto cell = carbide::thread::index_2d();
+  auto flat = carbide::thread::index_1d();
+  if (float* o = out.get_mut(cell)) *o = float(flat.get()) + from_helper();
+}
+// CHECK: launch-contract-domain-and-bounds.cpp:[[@LINE-6]]:1: error: launch contract of 'kernels::mixed': domain = 2 but 'kernels::from_helper', which the kernel calls, uses index_1d(); write domain = 1 or use the matching witness [carbide-launch-contract]
+// CHECK: launch-contract-domain-and-bounds.cpp:[[@LINE-12]]:14: note: index_1d() used here
+// CHECK: launch-contract-domain-and-bounds.cpp:[[@LINE-8]]:1: error: launch contract of 'kernels::mixed': domain = 2 but the kernel uses index_1d(); write domain = 1 or use the matching witness [carbide-launch-contract]
+// CHECK: launch-contract-domain-and-bounds.cpp:[[@LINE-6]]:15: note: index_1d() used here
+
 CARBIDE_KERNEL
 CARBIDE_LAUNCH_BOUNDS(256)
 CARBIDE_LAUNCH_CONTRACT(domain = 1, block = (kBlock, 1, 1))

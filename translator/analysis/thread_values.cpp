@@ -544,8 +544,45 @@ std::optional<Affine> ThreadValues::affine(const clang::Expr* expr, int depth) c
   });
 }
 
+namespace {
+
+// The form as the expression's type computes it. An unsigned type narrower than 64 bits wraps, so
+// a coefficient or constant in the upper half of its range is the negative number it stands for
+// (`lid + (0u - 1u)` is lid - 1, not lid + 4294967295); one past the type's range leaves the
+// expression to the solver, which models widths. With a divisor, any such change gives up too:
+// the division of the wrapped value is another.
+std::optional<Affine> at_type_width(Affine form, clang::QualType type, const clang::ASTContext& context) {
+  if (!type->isUnsignedIntegerOrEnumerationType()) return form;
+  const unsigned width = context.getIntWidth(type);
+  if (width >= 64) return form;
+  const std::int64_t modulus = std::int64_t(1) << width, half = modulus / 2;
+  bool changed = false;
+  auto normalize = [&](std::int64_t& value) {
+    if (value >= modulus || value < -half) return false;
+    if (value >= half) {
+      value -= modulus;
+      changed = true;
+    }
+    return true;
+  };
+  if (!normalize(form.local) || !normalize(form.x) || !normalize(form.y) || !normalize(form.constant))
+    return std::nullopt;
+  for (auto& [name, coefficient] : form.symbols)
+    if (!normalize(coefficient)) return std::nullopt;
+  if (changed && form.divisor != 1) return std::nullopt;
+  return form;
+}
+
+}  // namespace
+
 std::optional<Affine> ThreadValues::compute_affine(const clang::Expr* expr, int depth) const {
   expr = strip_widening(expr, context_);
+  auto form = form_as_written(expr, depth);
+  if (!form) return form;
+  return at_type_width(*form, expr->getType(), context_);
+}
+
+std::optional<Affine> ThreadValues::form_as_written(const clang::Expr* expr, int depth) const {
   if (!expr->getType()->isIntegralOrEnumerationType() && !expr->getType()->isDependentType() &&
       !llvm::isa<clang::CXXMemberCallExpr>(expr))
     return std::nullopt;
@@ -587,6 +624,9 @@ std::optional<Affine> ThreadValues::compute_affine(const clang::Expr* expr, int 
         break;
       case clang::BO_Div:
       case clang::BO_Shr:
+        // Unsigned: a negative term stands for a wrapped value, whose quotient is another.
+        if (op->getType()->isUnsignedIntegerOrEnumerationType() && lhs && (lhs->constant < 0 || lhs->local < 0))
+          break;
         if (lhs && rhs && rhs->is_constant() && lhs->divisor == 1 && lhs->local != 0 &&
             lhs->x == 0 && lhs->y == 0) {
           const std::int64_t by = op->getOpcode() == clang::BO_Div ? rhs->constant

@@ -105,6 +105,9 @@ class ThreadValues {
  private:
   std::optional<Affine> affine(const clang::Expr* expr, int depth) const;
   std::optional<Affine> compute_affine(const clang::Expr* expr, int depth) const;
+  // The form of `expr` (widening stripped) in 64-bit arithmetic; compute_affine brings it to the
+  // expression's width.
+  std::optional<Affine> form_as_written(const clang::Expr* expr, int depth) const;
   Uniformity uniformity(const clang::Expr* expr, int depth) const;
   Uniformity compute_uniformity(const clang::Expr* expr, int depth) const;
   std::optional<std::int64_t> constant(const clang::Expr* expr, int depth) const;

@@ -26,6 +26,9 @@ constexpr TypeRule kTypeFeatures[] = {
                        "then write the element"},
     {"pointer to a pointer, reference to a pointer", "only inside CARBIDE_UNSAFE: provenance "
                                                      "follows a pointer through assignments that name it"},
+    {"shared array handle", "only as made by carbide::block::shared (or dynamic_shared) into a local, "
+                            "and passed to helpers: shared memory is known by the call that made its "
+                            "handle, so a copy into another local or a struct is refused"},
 };
 
 const char* verdict_name(Verdict verdict) {
@@ -86,6 +89,13 @@ llvm::ArrayRef<TypeRule> type_features() { return kTypeFeatures; }
 bool holds_protected_type(clang::QualType type) {
   std::set<const clang::CXXRecordDecl*> seen;
   return any_in_record(underlying_record(type), is_protected_record, seen);
+}
+
+bool holds_shared_array(clang::QualType type) {
+  std::set<const clang::CXXRecordDecl*> seen;
+  return any_in_record(underlying_record(type), [](const clang::CXXRecordDecl* record) {
+    return vocabulary::is_shared_array(record);
+  }, seen);
 }
 
 bool holds_protected_union(clang::QualType type) {

@@ -37,6 +37,8 @@ llvm::ArrayRef<TypeRule> type_features();
 // True when `type` is, holds (through fields, bases, arrays), points to or refers to a witness,
 // a view, a shared array or a tile handle: what a cast or a union could forge or alias.
 bool holds_protected_type(clang::QualType type);
+// True when `type` holds (through fields, bases, arrays, pointers) a shared array handle.
+bool holds_shared_array(clang::QualType type);
 // True when `type` holds (through fields, bases, arrays) a union one of whose members holds a
 // protected type.
 bool holds_protected_union(clang::QualType type);

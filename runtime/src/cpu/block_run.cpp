@@ -1,6 +1,7 @@
 #include "block_run.hpp"
 
 #include "engine.hpp"
+#include "own_storage.hpp"
 #include "running_thread.hpp"
 
 #include <algorithm>
@@ -437,7 +438,14 @@ void BlockRun::record(detail::ThreadState& thread, Use use, const void* address,
     cells = launch_->shadow_of(at);
     concurrent = true;
   }
-  if (cells == nullptr) return;  // a thread's own locals
+  if (cells == nullptr) {
+    if (bytes == 0) return;  // an empty piece touches nothing
+    // Neither a buffer of the launch nor the block's shared memory: the thread's own locals, or a
+    // read of the program's constants. Anything else (past a buffer's end, another allocation)
+    // is an access the device would make to memory the launch was not given.
+    if (on_a_thread_stack(at, bytes, worker_.stacks()) || (use == Use::Read && in_static_storage(at, bytes))) return;
+    fail([&] { return outside_error(thread, use, at, bytes, file, line); });
+  }
   const Accessor me{segment_, flat_block_, thread.local_index, worker_.sites().number(engine_.sites(), file, line)};
   if (auto earlier = cells->record(at, bytes, use, me, engine_.segments(), concurrent))
     fail([&] { return race_error(*earlier, me, use, at); });
@@ -517,6 +525,22 @@ KernelError::Access BlockRun::position(const ThreadSlot& slot, KernelError::Acce
   const bool waits = kind == KernelError::AccessKind::Wait;
   return {waits ? slot.wait_file : slot.state.file, waits ? slot.wait_line : slot.state.line, as_array(block_idx_),
           as_array(slot.state.thread_idx), kind};
+}
+
+KernelError BlockRun::outside_error(const detail::ThreadState& thread, Use use, std::uintptr_t address,
+                                    std::size_t bytes, const char* file, unsigned line) const {
+  char where[32];
+  std::snprintf(where, sizeof where, "%#llx", static_cast<unsigned long long>(address));
+  const char* noun = use == Use::Read ? "read" : use == Use::Write ? "write" : "update";
+  const std::string message = "a raw " + std::string(noun) + " of " + std::to_string(bytes) +
+                              " bytes at address " + where +
+                              " lies outside every buffer of the launch, the block's shared memory and the "
+                              "thread's own locals, at " + site_text(file, line) + " in block " +
+                              coordinates_text(block_idx_) + " thread " + coordinates_text(thread.thread_idx);
+  return KernelError(KernelError::Kind::IndexOutOfRange, launch_->kernel(), message,
+                     {{file != nullptr ? file : "", line, as_array(block_idx_), as_array(thread.thread_idx),
+                       access_kind(use)}},
+                     where);
 }
 
 KernelError BlockRun::race_error(const Remembered& earlier, const Accessor& me, Use use,

@@ -105,6 +105,8 @@ class BlockRun {
   std::string threads_text() const;
   KernelError::Access position(const ThreadSlot& slot, KernelError::AccessKind kind) const;
   KernelError race_error(const Remembered& earlier, const Accessor& me, Use use, std::uintptr_t address) const;
+  KernelError outside_error(const detail::ThreadState& thread, Use use, std::uintptr_t address, std::size_t bytes,
+                            const char* file, unsigned line) const;
   KernelError stuck_error(const ThreadSlot& first) const;
 
   Engine& engine_;

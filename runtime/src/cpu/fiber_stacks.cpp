@@ -39,4 +39,12 @@ boost::context::stack_context FiberStacks::stack(std::size_t index) {
   return context;
 }
 
+bool FiberStacks::holds(std::uintptr_t address, std::size_t bytes) const {
+  for (void* mapping : mappings_) {
+    const auto begin = reinterpret_cast<std::uintptr_t>(mapping) + page_bytes();
+    if (address >= begin && address + bytes <= begin + kStackBytes) return true;
+  }
+  return false;
+}
+
 }  // namespace carbide::cpu

@@ -23,6 +23,8 @@ class FiberStacks {
 
   // Stack `index`, mapped on first use. Throws Error when the system refuses the memory.
   boost::context::stack_context stack(std::size_t index);
+  // True when [address, address + bytes) lies in one of the stacks handed out.
+  bool holds(std::uintptr_t address, std::size_t bytes) const;
 
  private:
   std::vector<void*> mappings_;  // each kStackBytes plus the guard page below

@@ -72,6 +72,24 @@ TEST(ThreadValues, ImplicitNarrowingIsNotSeenThrough) {
   EXPECT_EQ(widened->constant, 1);
 }
 
+// Unsigned arithmetic narrower than 64 bits wraps: a constant in the upper half of the type is the
+// negative it stands for, at the expression's width.
+TEST(ThreadValues, UnsignedConstantsAreHeldAtTheirWidth) {
+  auto v = values_of("const unsigned tid = carbide::thread::thread_idx().x;\n"
+                     "unsigned a = tid + (0u - 1u); unsigned b = tid - 1u; unsigned c = (tid + 4294967294u) / 2u;\n"
+                     "unsigned long long d = tid + 18446744073709551615ull; (void)a; (void)b; (void)c; (void)d;",
+                     k256);
+  const auto wrapped = v.values->affine(v.expr("tid + (0u - 1u)"));
+  ASSERT_TRUE(wrapped);
+  EXPECT_EQ(wrapped->local, 1);
+  EXPECT_EQ(wrapped->constant, -1);
+  const auto subtracted = v.values->affine(v.expr("tid - 1u"));
+  ASSERT_TRUE(subtracted);
+  EXPECT_TRUE(*wrapped == *subtracted);
+  // Halving a wrapped value is not halving the negative: left to the solver.
+  EXPECT_FALSE(v.values->affine(v.expr("(tid + 4294967294u) / 2u")));
+}
+
 TEST(ThreadValues, ComparisonsAtWarpBoundariesAreWarpUniform) {
   auto v = values_of(
       "const unsigned tid = carbide::thread::thread_idx().x;\n"
