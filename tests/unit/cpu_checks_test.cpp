@@ -150,10 +150,12 @@ TEST_F(CpuChecks, CollectiveMissingLanesIsNamed) {
 
 TEST_F(CpuChecks, KernelThatNeverReturnsIsStoppedAtTheTimeout) {
   ScopedEnvironment timeout("CARBIDE_CPU_TIMEOUT", "1");
-  auto out = carbide::DeviceBuffer<float>::zeroed(stream_, 4096);
+  // More blocks than any machine has cores (a 16-core GPU host started all of 16), so some wait.
+  constexpr unsigned kBlocks = 1024;
+  auto out = carbide::DeviceBuffer<float>::zeroed(stream_, kBlocks * 256);
   const auto start = std::chrono::steady_clock::now();
   const auto error = failure_of([&] {
-    launch(module_, kSpin, stream_, carbide::LaunchConfig1D(16, 256), carbide::detail::exclusive_view(out));
+    launch(module_, kSpin, stream_, carbide::LaunchConfig1D(kBlocks, 256), carbide::detail::exclusive_view(out));
   });
   EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(10));
   EXPECT_EQ(error.kind(), carbide::KernelError::Kind::Timeout);
