@@ -39,8 +39,7 @@ class BlockEffects {
   bool of(const clang::FunctionDecl* function) {
     if (function == nullptr) return false;
     if (model::vocabulary::is_carbide(function))
-      return llvm::StringRef(function->getQualifiedNameAsString()).starts_with("carbide::block::") ||
-             model::vocabulary::is_block_shared(function);
+      return llvm::StringRef(function->getQualifiedNameAsString()).starts_with("carbide::block::");
     const clang::FunctionDecl* definition = nullptr;
     if (!function->hasBody(definition)) return false;
     auto [entry, inserted] = memo_.try_emplace(definition, false);
@@ -71,14 +70,18 @@ class BlockEffects {
       if (in(member->getExpr())) return true;
     } else if (const auto* declarations = llvm::dyn_cast<clang::DeclStmt>(statement)) {
       for (const clang::Decl* decl : declarations->decls())
-        if (const auto* var = llvm::dyn_cast<clang::VarDecl>(decl))
-          if (const clang::CXXRecordDecl* record = var->getType()->getAsCXXRecordDecl();
-              record != nullptr && record->hasDefinition() && of(record->getDestructor()))
-            return true;
+        if (const auto* var = llvm::dyn_cast<clang::VarDecl>(decl); var && on_destruction(var->getType()))
+          return true;
     }
     for (const clang::Stmt* child : statement->children())
       if (in(child)) return true;
     return false;
+  }
+
+  // True when a variable of `type` going out of scope runs a destructor that has effects.
+  bool on_destruction(clang::QualType type) {
+    const clang::CXXRecordDecl* record = type->getAsCXXRecordDecl();
+    return record != nullptr && record->hasDefinition() && of(record->getDestructor());
   }
 
  private:
@@ -316,9 +319,7 @@ class Finder : public DeviceCodeFinder<Finder> {
   // A declared variable or parameter: its destructor, unions, pointer provenance, view elements.
   void check_variable(const clang::VarDecl* var, const clang::DeclStmt* statement) {
     const clang::QualType type = var->getType();
-    if (const clang::CXXRecordDecl* record = type->getAsCXXRecordDecl();
-        record != nullptr && record->hasDefinition() && record->getDestructor() != nullptr &&
-        effects_.of(record->getDestructor()))
+    if (effects_.on_destruction(type))
       report(var->getTypeSpecStartLoc(), "the destructor of '" + type.getAsString() + "' reaches a barrier, a collective "
                                      "or shared memory, which would run unseen when '" + var->getNameAsString() +
                                      "' goes out of scope; call a named function for it instead");
