@@ -107,8 +107,11 @@ class Finder : public DeviceCodeFinder<Finder> {
     definition_ = function;
     function_value_reported_ = false;
     site_calls_.clear();
-    for (const analysis::CollectiveSite& site : context_.device.collective_sites().in(function))
+    barrier_calls_.clear();
+    for (const analysis::CollectiveSite& site : context_.device.collective_sites().in(function)) {
       site_calls_.insert(site.call);
+      if (site.arrival == model::vocabulary::Arrival::Block) barrier_calls_.insert(site.call);
+    }
     parents_ = std::make_unique<clang::ParentMap>(function->getBody());
     for (const clang::ParmVarDecl* parameter : function->parameters()) check_variable(parameter, nullptr);
     return TraverseStmt(function->getBody());
@@ -193,6 +196,7 @@ class Finder : public DeviceCodeFinder<Finder> {
   // A call whose target the checker cannot name (through a function or member pointer) may be a
   // barrier, a collective or a write it never sees: refused, not assumed harmless.
   bool VisitCallExpr(clang::CallExpr* call) {
+    if (barrier_calls_.count(call)) check_barrier_stands_alone(call);
     const clang::FunctionDecl* callee = call->getDirectCallee();
     if (callee == nullptr) {
       // The pointer's function was reported where it was made one (below): one finding per fault.
@@ -229,29 +233,47 @@ class Finder : public DeviceCodeFinder<Finder> {
     return false;
   }
 
-  // goto and labels, switch, continue and break, ?: where barrier phases are at stake.
+  // A barrier or collective in an arm of ?: under a block-uniform test (under a thread-dependent
+  // one, carbide-divergent-barrier reports it: one diagnostic per fault).
   void check_structured(const clang::Stmt* statement) {
-    const auto report_at = [&](const std::string& what) {
-      report(statement->getBeginLoc(), what + ": the barrier phases follow if, loops and return only "
-                                              "(docs/dialect.md); restructure it with if and a flag");
-    };
-    // Under a thread-dependent condition, the barrier the construct skips or guards is reported
-    // by carbide-divergent-barrier: one diagnostic per fault.
-    if (llvm::isa<clang::GotoStmt, clang::LabelStmt>(statement)) {
-      if (!site_calls_.empty() && llvm::isa<clang::GotoStmt>(statement) && !under_thread_dependent_condition(statement))
-        report_at("'goto' in a function with a barrier or collective");
-    } else if (const auto* choice = llvm::dyn_cast<clang::SwitchStmt>(statement)) {
-      if (reaches_collective(choice->getBody()) && block_uniform(choice->getCond())) report_at("a barrier or collective inside 'switch'");
-    } else if (llvm::isa<clang::ContinueStmt, clang::BreakStmt>(statement)) {
-      const clang::Stmt* loop = enclosing_target(statement);
-      if (loop != nullptr && reaches_collective(loop_body(loop)) && !under_thread_dependent_condition(statement))
-        report_at(std::string(llvm::isa<clang::ContinueStmt>(statement) ? "'continue'" : "'break'") +
-                  " in a loop whose body has a barrier or collective");
-    } else if (const auto* conditional = llvm::dyn_cast<clang::AbstractConditionalOperator>(statement)) {
-      if ((reaches_collective(conditional->getTrueExpr()) || reaches_collective(conditional->getFalseExpr())) &&
-          block_uniform(conditional->getCond()))
-        report_at("a barrier or collective in an arm of '?:'");
+    const auto* conditional = llvm::dyn_cast<clang::AbstractConditionalOperator>(statement);
+    if (conditional != nullptr &&
+        (reaches_collective(conditional->getTrueExpr()) || reaches_collective(conditional->getFalseExpr())) &&
+        block_uniform(conditional->getCond()))
+      report(statement->getBeginLoc(), "a barrier or collective in an arm of '?:': the barrier phases take a "
+                                       "barrier as a statement of its own (docs/dialect.md); restructure it "
+                                       "with if");
+  }
+
+  // A barrier orders what comes before it against what comes after. Inside a larger expression
+  // C++ leaves that order open (operands, arguments), or never runs it (sizeof, decltype): the
+  // call must be a statement, a declaration's or a variable's assignment's value, or a return.
+  // Under ?:, && and || the checks above and carbide-divergent-barrier speak.
+  void check_barrier_stands_alone(const clang::CallExpr* call) {
+    for (const clang::Stmt* at = parents_->getParent(call); llvm::isa_and_nonnull<clang::Expr>(at);
+         at = parents_->getParent(at)) {
+      const auto* op = llvm::dyn_cast<clang::BinaryOperator>(at);
+      if (llvm::isa<clang::AbstractConditionalOperator>(at) || (op && op->isLogicalOp())) return;
     }
+    const clang::Stmt* child = call;
+    const clang::Stmt* parent = parents_->getParent(call);
+    for (; llvm::isa_and_nonnull<clang::Expr>(parent); child = parent, parent = parents_->getParent(parent)) {
+      if (llvm::isa<clang::ParenExpr, clang::ImplicitCastExpr, clang::ExprWithCleanups, clang::MaterializeTemporaryExpr,
+                    clang::CXXBindTemporaryExpr>(parent))
+        continue;
+      if (const auto* cast = llvm::dyn_cast<clang::ExplicitCastExpr>(parent); cast && cast->getCastKind() == clang::CK_ToVoid)
+        continue;
+      if (const auto* op = llvm::dyn_cast<clang::BinaryOperator>(parent);
+          op && op->getOpcode() == clang::BO_Assign && op->getRHS() == child &&
+          llvm::isa<clang::DeclRefExpr>(op->getLHS()->IgnoreParenImpCasts()))
+        continue;
+      break;
+    }
+    if (!llvm::isa_and_nonnull<clang::Expr>(parent)) return;
+    report(call->getBeginLoc(), "'" + source_text(context_.ast, call) + "' " +
+                                    (model::vocabulary::is_barrier(call) ? "is a barrier" : "reaches a barrier") +
+                                    " inside a larger expression, where C++ does not fix the order it runs in "
+                                    "against the rest (or never runs it): call it as a statement of its own");
   }
 
   // True when every block the function runs in (each calling contract) finds `expr` the same for
@@ -261,29 +283,6 @@ class Finder : public DeviceCodeFinder<Finder> {
       if (context_.device.thread_values(definition_, shape).uniformity(expr) > analysis::Uniformity::Uniform)
         return false;
     return true;
-  }
-  bool under_thread_dependent_condition(const clang::Stmt* statement) const {
-    for (const analysis::BlockShape& shape : context_.device.calling_shapes(definition_)) {
-      const analysis::ThreadValues& values = context_.device.thread_values(definition_, shape);
-      for (const analysis::ControlCondition& condition : values.control().conditions_for(statement))
-        if (values.uniformity(condition.expr) > analysis::Uniformity::Uniform) return true;
-    }
-    return false;
-  }
-
-  // The loop (or, for break, switch) that a continue or break leaves.
-  const clang::Stmt* enclosing_target(const clang::Stmt* statement) const {
-    for (const clang::Stmt* at = parents_->getParent(statement); at != nullptr; at = parents_->getParent(at)) {
-      if (llvm::isa<clang::ForStmt, clang::WhileStmt, clang::DoStmt, clang::CXXForRangeStmt>(at)) return at;
-      if (llvm::isa<clang::SwitchStmt>(at) && llvm::isa<clang::BreakStmt>(statement)) return nullptr;
-    }
-    return nullptr;
-  }
-  static const clang::Stmt* loop_body(const clang::Stmt* loop) {
-    if (const auto* f = llvm::dyn_cast<clang::ForStmt>(loop)) return f->getBody();
-    if (const auto* w = llvm::dyn_cast<clang::WhileStmt>(loop)) return w->getBody();
-    if (const auto* d = llvm::dyn_cast<clang::DoStmt>(loop)) return d->getBody();
-    return llvm::cast<clang::CXXForRangeStmt>(loop)->getBody();
   }
 
   // Constructors, destructors, default arguments and member initializers: code the call site does
@@ -381,6 +380,7 @@ class Finder : public DeviceCodeFinder<Finder> {
   const clang::FunctionDecl* current_ = nullptr;
   const clang::FunctionDecl* definition_ = nullptr;
   std::set<const clang::CallExpr*> site_calls_;  // the current function's barrier and collective sites
+  std::set<const clang::CallExpr*> barrier_calls_;  // those that reach a block barrier
   std::unique_ptr<clang::ParentMap> parents_;
   BlockEffects effects_;
   std::vector<DeviceCall>& calls_;

@@ -32,59 +32,8 @@ struct Located {
   std::optional<analysis::IndexRange> slots;  // every slot any thread may reach there
 };
 
-std::vector<const clang::Stmt*> enclosing_loops(const analysis::ThreadValues& values,
-                                                const clang::Stmt* statement) {
-  std::vector<const clang::Stmt*> loops;
-  for (const clang::Stmt* parent = values.parents().getParent(statement); parent;
-       parent = values.parents().getParent(parent))
-    if (llvm::isa<clang::ForStmt, clang::WhileStmt, clang::DoStmt, clang::CXXForRangeStmt>(parent))
-      loops.push_back(parent);
-  return loops;
-}
-
-// Two accesses of different iterations of a barrier-free loop run in one phase, each seeing
-// its own values. The symbols that may take another value in another iteration of a
-// barrier-free loop around both: variables the loop assigns or declares, and values computed by
-// expressions inside it.
-std::set<std::string> changing_between_iterations(const analysis::ThreadValues& values,
-                                                  const Located& a, const Located& b) {
-  std::set<std::string> keys;
-  const auto loops_b = enclosing_loops(values, b.access->expr);
-  for (const clang::Stmt* loop : enclosing_loops(values, a.access->expr)) {
-    if (std::find(loops_b.begin(), loops_b.end(), loop) == loops_b.end()) continue;
-    if (analysis::contains_barrier(loop)) continue;
-    struct Changing : clang::RecursiveASTVisitor<Changing> {
-      std::set<std::string>* keys;
-      const clang::ASTContext* context;
-      void add(const clang::Expr* target) {
-        if (const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(target->IgnoreParenImpCasts()))
-          keys->insert(analysis::symbol_key(ref->getDecl()));
-      }
-      bool VisitBinaryOperator(clang::BinaryOperator* op) {
-        if (op->isAssignmentOp()) add(op->getLHS());
-        return true;
-      }
-      bool VisitUnaryOperator(clang::UnaryOperator* op) {
-        if (op->isIncrementDecrementOp()) add(op->getSubExpr());
-        return true;
-      }
-      bool VisitVarDecl(clang::VarDecl* var) {
-        keys->insert(analysis::symbol_key(var));
-        return true;
-      }
-      bool VisitExpr(clang::Expr* expr) {
-        keys->insert(std::to_string(expr->getID(*context)));  // an expression's own symbol
-        return true;
-      }
-    } changing;
-    changing.keys = &keys;
-    changing.context = &values.context();
-    changing.TraverseStmt(const_cast<clang::Stmt*>(loop));
-  }
-  return keys;
-}
-
-// Of those, the symbols the two affine forms use.
+// Of the symbols that may differ between two threads at the two accesses
+// (BarrierPhases::changing_between), those the two affine forms use.
 std::set<std::string> iteration_variant_symbols(const std::set<std::string>& keys, const Located& a,
                                                 const Located& b) {
   std::set<std::string> used;
@@ -171,11 +120,10 @@ bool affinely_distinct(const analysis::ThreadValues& values, const Located& a, c
 // The second tier, where the first cannot decide: the SMT solver.
 bool provably_distinct(const analysis::ThreadValues& values, const analysis::BarrierPhases& phases,
                        const analysis::SlotSolver& solver, const Located& a, const Located& b) {
-  const auto changing = changing_between_iterations(values, a, b);
+  const auto changing = phases.changing_between(*a.access, *b.access);
   if (affinely_distinct(values, a, b, changing)) return true;
   const std::vector<const clang::Stmt*> last_iteration_of[2] = {
-      analysis::loops_ended_between(phases, *a.access, *b.access),
-      analysis::loops_ended_between(phases, *b.access, *a.access)};
+      phases.loops_ended_between(*a.access, *b.access), phases.loops_ended_between(*b.access, *a.access)};
   return solver.proves_distinct(*a.access, *b.access, changing, last_iteration_of);
 }
 
@@ -245,7 +193,7 @@ void check_pairs(const RuleContext& context, std::string_view rule, const analys
       const SharedAccess& b = *accesses[j].access;
       if (a.tile != b.tile || !(a.writes || b.writes) || (a.atomic && b.atomic)) continue;
       if (i == j && !a.writes) continue;
-      if (!analysis::may_share_phase(a, b)) continue;
+      if (!phases.may_share_phase(a, b)) continue;
       if (provably_distinct(values, phases, solver, accesses[i], accesses[j])) continue;
       // Report the read when one side only reads, else the later write; once per access.
       const SharedAccess& at = !b.writes ? b : !a.writes ? a : b;

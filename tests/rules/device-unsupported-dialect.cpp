@@ -27,8 +27,11 @@ union Forge {
   const carbide::thread::index_1d_witness* witness;
 };
 
-// The conditions are kernel scalars, the same for every thread: no barrier here is divergent,
-// yet the barrier phases would misread each construct.
+// The conditions are kernel scalars, the same for every thread: no barrier here is divergent.
+// switch, continue and goto are edges of the CFG the barrier phases follow: each lets the block
+// skip a barrier, so the write before them meets the read after. A barrier inside an expression
+// is refused: ?: and && run it for some modes only, and C++ fixes no order between a barrier and
+// the rest of an expression (or never runs it, under sizeof).
 CARBIDE_KERNEL
 CARBIDE_LAUNCH_CONTRACT(domain = 1, block = 128)
 void control_flow(carbide::span<const float> in, carbide::disjoint_span<float> out, int mode) {
@@ -43,21 +46,24 @@ void control_flow(carbide::span<const float> in, carbide::disjoint_span<float> o
     default:
       break;
   }
-  // CHECK: device-unsupported-dialect.cpp:[[@LINE-7]]:3: error: a barrier or collective inside 'switch': the barrier phases follow if, loops and return only (docs/dialect.md); restructure it with if and a flag [carbide-device-unsupported]
   for (int step = 0; step < 4; ++step) {
     if (step == mode) continue;
-    // CHECK: device-unsupported-dialect.cpp:[[@LINE-1]]:23: error: 'continue' in a loop whose body has a barrier or collective: the barrier phases
     carbide::block::sync();
   }
   if (mode > 2) goto done;
-  // CHECK: device-unsupported-dialect.cpp:[[@LINE-1]]:17: error: 'goto' in a function with a barrier or collective: the barrier phases
   carbide::block::sync();
 done:
   float v = mode > 3 ? sync_then(1.f) : 0.f;
   // CHECK: device-unsupported-dialect.cpp:[[@LINE-1]]:13: error: a barrier or collective in an arm of '?:': the barrier phases
   bool ok = mode > 4 && sync_then(1.f) > 0.f;
   // CHECK: device-unsupported-dialect.cpp:[[@LINE-1]]:22: error: a barrier or collective on the right of '&&' runs only where the left side lets it
-  if (float* o = out.get_mut(idx)) *o = v + float(ok) + tile[(lid.get() + 1) % 128];
+  (void)sizeof((carbide::block::sync(), 0));
+  // CHECK: device-unsupported-dialect.cpp:[[@LINE-1]]:17: error: 'carbide::block::sync()' is a barrier inside a larger expression, where C++ does not fix the order it runs in against the rest (or never runs it): call it as a statement of its own [carbide-device-unsupported]
+  float w = sync_then(2.f) + tile[(lid.get() + 2) % 128];
+  // CHECK: device-unsupported-dialect.cpp:[[@LINE-1]]:13: error: 'sync_then(2.f)' reaches a barrier inside a larger expression
+  // CHECK: device-unsupported-dialect.cpp:[[@LINE-2]]:30: error: 'tile[(lid.get() + 2) % 128]' reads a slot of 'tile' that another thread may write
+  if (float* o = out.get_mut(idx)) *o = v + w + float(ok) + tile[(lid.get() + 1) % 128];
+  // CHECK: device-unsupported-dialect.cpp:[[@LINE-1]]:61: error: 'tile[(lid.get() + 1) % 128]' reads a slot of 'tile' that another thread may write in this barrier phase
 }
 
 CARBIDE_KERNEL

@@ -1,24 +1,18 @@
 #include "analysis/barrier_phases.hpp"
 
+#include "analysis/changed_variables.hpp"
 #include "analysis/index_bounds.hpp"
+#include "analysis/loop_steps.hpp"
 #include "analysis/shared_accesses.hpp"
 #include "analysis/thread_values.hpp"
 #include "model/vocabulary.hpp"
 
-#include <clang/AST/ParentMap.h>
 #include <clang/AST/RecursiveASTVisitor.h>
 #include <clang/AST/StmtCXX.h>
 
 #include <algorithm>
-#include <iterator>
-#include <optional>
 
 namespace carbide::analysis {
-namespace {
-
-using Phases = std::set<std::string>;
-
-}  // namespace
 
 bool contains_barrier(const clang::Stmt* statement) {
   struct Finder : clang::RecursiveASTVisitor<Finder> {
@@ -34,230 +28,283 @@ bool contains_barrier(const clang::Stmt* statement) {
 
 namespace {
 
-class Walker {
- public:
-  explicit Walker(const ThreadValues& values)
-      : values_(values), bounds_(values), parents_(const_cast<clang::Stmt*>(values.function()->getBody())) {}
+const clang::CallExpr* as_barrier(const clang::CFGElement& element) {
+  const auto statement = element.getAs<clang::CFGStmt>();
+  const auto* call = statement ? llvm::dyn_cast<clang::CallExpr>(statement->getStmt()) : nullptr;
+  return call != nullptr && model::vocabulary::is_barrier(call) ? call : nullptr;
+}
 
-  BarrierPhases run(const clang::Stmt* body) {
-    walk(body, {"entry"});
-    result_.loops = std::move(loop_ids_);
-    return std::move(result_);
+// The branches a barrier of the function is divergent under (as carbide-divergent-barrier finds
+// them): a thread-dependent test, whose other way goes on. That rule reports the barrier; here
+// the branch itself ends the phase, as the barrier would for the threads that reach it, so that
+// the paths round the barrier do not draw the same fault again as races (one diagnostic per
+// fault). The function is refused either way.
+std::set<const clang::Stmt*> divergent_barrier_branches(const ThreadValues& values, const clang::CFG& cfg) {
+  std::set<const clang::Stmt*> branches;
+  for (const clang::CFGBlock* block : cfg)
+    for (const clang::CFGElement& element : *block)
+      if (const clang::CallExpr* barrier = as_barrier(element))
+        for (const ControlCondition& condition : values.control().conditions_for(barrier))
+          if (values.uniformity(condition.expr) > Uniformity::Uniform && !condition.other_way_stops)
+            branches.insert(condition.branch);
+  return branches;
+}
+
+// A `for` whose counter starts where its test passes for every value the start and the bound
+// can take (`for (j = k >> 1; j > 0; …)` inside `for (k = 2; …)`): its first test never fails.
+bool runs_at_least_once(const ThreadValues& values, const IndexBounds& bounds, const clang::ForStmt* loop) {
+  const auto* test = llvm::dyn_cast_or_null<clang::BinaryOperator>(
+      loop->getCond() ? loop->getCond()->IgnoreParenImpCasts() : nullptr);
+  if (test == nullptr || !test->isComparisonOp()) return false;
+  const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(test->getLHS()->IgnoreParenImpCasts());
+  const auto* counter = ref ? llvm::dyn_cast<clang::VarDecl>(ref->getDecl()) : nullptr;
+  if (counter == nullptr || values.counted_loop(counter) != loop || !counter->getInit()) return false;
+  const auto start = bounds.range_at(counter->getInit(), counter->getInit());
+  const auto bound = bounds.range_at(test->getRHS(), counter->getInit());
+  if (!start || !bound) return false;
+  switch (test->getOpcode()) {
+    case clang::BO_LT: return start->high < bound->low;
+    case clang::BO_LE: return start->high <= bound->low;
+    case clang::BO_GT: return start->low > bound->high;
+    case clang::BO_GE: return start->low >= bound->high;
+    case clang::BO_NE: return start->high < bound->low || start->low > bound->high;
+    default: return false;
+  }
+}
+
+// The accesses a function makes, each at the CFG nodes of the call that makes it.
+class AccessCollector {
+ public:
+  AccessCollector(const ThreadValues& values, std::vector<SharedAccess>& accesses)
+      : values_(values), accesses_(accesses) {}
+
+  void collect(const clang::CallExpr* call, const std::vector<unsigned>& nodes) {
+    if (is_tile_access(call)) {
+      record(call, nullptr, tile_handle(call), tile_index(call), nullptr, classify_use(call, values_.parents()), nodes);
+    } else if (inlinable_helper(call)) {
+      for (const HelperAccess& access : helper_accesses(call))
+        record(call, access.access, access.handle, access.index, access.index_in, access.use, nodes);
+    }
+  }
+
+  // A lambda's body is not in the function's CFG: its accesses are placed where it is written
+  // (carbide-shared-race refuses them, since it cannot know where the lambda is called).
+  void collect_in_lambda(const clang::LambdaExpr* lambda, const std::vector<unsigned>& nodes) {
+    struct Calls : clang::RecursiveASTVisitor<Calls> {
+      std::vector<const clang::CallExpr*> found;
+      bool VisitCallExpr(clang::CallExpr* call) {
+        found.push_back(call);
+        return true;
+      }
+    } calls;
+    calls.TraverseStmt(lambda->getBody());
+    for (const clang::CallExpr* call : calls.found) collect(call, nodes);
   }
 
  private:
-  // Events of one statement without nested control flow, in source order.
-  Phases scan(const clang::Stmt* statement, Phases phases) {
-    if (statement == nullptr) return phases;
-    struct Events : clang::RecursiveASTVisitor<Events> {
-      std::vector<const clang::CallExpr*> found;
-      bool VisitCallExpr(clang::CallExpr* call) {
-        if (model::vocabulary::is_barrier(call) || is_tile_access(call) || inlinable_helper(call))
-          found.push_back(call);
-        return true;
-      }
-    } events;
-    events.TraverseStmt(const_cast<clang::Stmt*>(statement));
-    for (const clang::CallExpr* event : events.found) {
-      if (model::vocabulary::is_barrier(event)) {
-        if (std::find(result_.barriers.begin(), result_.barriers.end(), event) == result_.barriers.end())
-          result_.barriers.push_back(event);
-        phases = {"S" + std::to_string(barrier_id(event))};
-      } else if (is_tile_access(event)) {
-        record(event, nullptr, tile_handle(event), tile_index(event), nullptr, classify_use(event, parents_), phases);
-      } else {
-        for (const HelperAccess& access : helper_accesses(event))
-          record(event, access.access, access.handle, access.index, access.index_in, access.use, phases);
-      }
-    }
-    return phases;
-  }
-
-  // An access at `site`: the access itself, or a call to a helper that makes `in_helper`.
   void record(const clang::CallExpr* site, const clang::CallExpr* in_helper, const clang::Expr* handle,
               const clang::Expr* index, const clang::FunctionDecl* index_in, const AccessUse& use,
-              const Phases& phases) {
-    SharedAccess* found = nullptr;
-    for (SharedAccess& access : result_.accesses)
-      if (access.expr == site && access.in_helper == in_helper) found = &access;
-    if (found == nullptr) {
-      SharedAccess& access = result_.accesses.emplace_back();
-      access.expr = site;
-      access.in_helper = in_helper;
-      access.index = index;
-      access.index_in = index_in;
-      access.reads = use.reads;
-      access.writes = use.writes;
-      access.atomic = use.atomic;
-      const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(handle->IgnoreParenImpCasts());
-      if (ref && !is_dynamic_handle(handle)) access.tile = ref->getDecl();
-      // An array passed in to a helper its callers inline: they check the access.
-      access.checked_in_callers = ref && llvm::isa<clang::ParmVarDecl>(ref->getDecl()) &&
-                                  !reaches_barrier(values_.function());
-      found = &access;
-    }
-    found->phases.insert(phases.begin(), phases.end());
-  }
-
-  Phases walk(const clang::Stmt* statement, Phases phases) {
-    if (statement == nullptr) return phases;
-    if (const auto* block = llvm::dyn_cast<clang::CompoundStmt>(statement)) {
-      for (const clang::Stmt* child : block->body()) phases = walk(child, phases);
-      return phases;
-    }
-    if (const auto* branch = llvm::dyn_cast<clang::IfStmt>(statement)) {
-      phases = scan(branch->getCond(), scan(branch->getInit(), phases));
-      const Phases after_then = walk(branch->getThen(), phases);
-      const Phases after_else = walk(branch->getElse(), phases);
-      const bool then_syncs = contains_barrier(branch->getThen());
-      const bool else_syncs = contains_barrier(branch->getElse());
-      if (then_syncs != else_syncs && values_.uniformity(branch->getCond()) != Uniformity::Uniform)
-        return then_syncs ? after_then : after_else;
-      Phases joined = after_then;
-      joined.insert(after_else.begin(), after_else.end());
-      return joined;
-    }
-    const clang::Stmt* body = nullptr;
-    std::vector<const clang::Stmt*> head, tail;  // run before and after each iteration's body
-    if (const auto* loop = llvm::dyn_cast<clang::ForStmt>(statement)) {
-      phases = walk(loop->getInit(), phases);
-      body = loop->getBody();
-      head = {loop->getCond()};
-      tail = {loop->getInc()};
-    } else if (const auto* loop = llvm::dyn_cast<clang::WhileStmt>(statement)) {
-      body = loop->getBody();
-      head = {loop->getCond()};
-    } else if (const auto* loop = llvm::dyn_cast<clang::DoStmt>(statement)) {
-      body = loop->getBody();
-      tail = {loop->getCond()};
-    } else if (const auto* loop = llvm::dyn_cast<clang::CXXForRangeStmt>(statement)) {
-      body = loop->getBody();
-    } else {
-      return scan(statement, phases);
-    }
-    return walk_loop(statement, body, head, tail, phases);
-  }
-
-  Phases iterate(const clang::Stmt* body, const std::vector<const clang::Stmt*>& head,
-                 const std::vector<const clang::Stmt*>& tail, Phases phases) {
-    for (const clang::Stmt* part : head) phases = scan(part, phases);
-    phases = walk(body, phases);
-    for (const clang::Stmt* part : tail) phases = scan(part, phases);
-    return phases;
-  }
-
-  Phases walk_loop(const clang::Stmt* loop, const clang::Stmt* body,
-                   const std::vector<const clang::Stmt*>& head,
-                   const std::vector<const clang::Stmt*>& tail, const Phases& entry) {
-    const std::string id = std::to_string(loop_ids_.size());
-    loop_ids_.push_back(loop);
-    const Phases first = iterate(body, head, tail, entry);
-    if (!contains_barrier(body)) {
-      // No barrier: every iteration runs in the entry phases, and so does what follows.
-      Phases all = entry;
-      all.insert(first.begin(), first.end());
-      iterate(body, head, tail, all);
-      return all;
-    }
-    // The phase after the body's last barrier continues into the next iteration's head...
-    Phases next = entry;
-    for (const std::string& phase : first) next.insert(phase + "^b" + id);
-    const Phases last = iterate(body, head, tail, next);
-    // ...or, when the loop ends, into the code after it; so does the phase before the loop
-    // when its first test may fail.
-    Phases after;
-    for (const std::string& phase : last) after.insert(phase + "^x" + id);
-    if (!runs_at_least_once(loop)) after.insert(entry.begin(), entry.end());
-    return after;
-  }
-
-  // A do loop, or a for loop whose counter starts where its test passes for every value the
-  // start and the bound can take (`for (j = k >> 1; j > 0; …)` inside `for (k = 2; …)`).
-  bool runs_at_least_once(const clang::Stmt* loop) const {
-    if (llvm::isa<clang::DoStmt>(loop)) return true;
-    const auto* counted = llvm::dyn_cast<clang::ForStmt>(loop);
-    const auto* test = counted ? llvm::dyn_cast_or_null<clang::BinaryOperator>(
-                                     counted->getCond() ? counted->getCond()->IgnoreParenImpCasts() : nullptr)
-                               : nullptr;
-    if (test == nullptr || !test->isComparisonOp()) return false;
-    const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(test->getLHS()->IgnoreParenImpCasts());
-    const auto* counter = ref ? llvm::dyn_cast<clang::VarDecl>(ref->getDecl()) : nullptr;
-    if (counter == nullptr || values_.counted_loop(counter) != counted || !counter->getInit()) return false;
-    const auto start = bounds_.range_at(counter->getInit(), counter->getInit());
-    const auto bound = bounds_.range_at(test->getRHS(), counter->getInit());
-    if (!start || !bound) return false;
-    switch (test->getOpcode()) {
-      case clang::BO_LT: return start->high < bound->low;
-      case clang::BO_LE: return start->high <= bound->low;
-      case clang::BO_GT: return start->low > bound->high;
-      case clang::BO_GE: return start->low >= bound->high;
-      case clang::BO_NE: return start->high < bound->low || start->low > bound->high;
-      default: return false;
-    }
-  }
-
-  int barrier_id(const clang::CallExpr* barrier) {
-    auto it = std::find(result_.barriers.begin(), result_.barriers.end(), barrier);
-    return int(it - result_.barriers.begin());
+              const std::vector<unsigned>& nodes) {
+    for (const SharedAccess& access : accesses_)
+      if (access.expr == site && access.in_helper == in_helper) return;
+    SharedAccess& access = accesses_.emplace_back();
+    access.expr = site;
+    access.in_helper = in_helper;
+    access.index = index;
+    access.index_in = index_in;
+    access.reads = use.reads;
+    access.writes = use.writes;
+    access.atomic = use.atomic;
+    access.nodes = nodes;
+    const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(handle->IgnoreParenImpCasts());
+    if (ref && !is_dynamic_handle(handle)) access.tile = ref->getDecl();
+    // An array passed in to a helper its callers inline: they check the access.
+    access.checked_in_callers = ref && llvm::isa<clang::ParmVarDecl>(ref->getDecl()) &&
+                                !reaches_barrier(values_.function());
   }
 
   const ThreadValues& values_;
-  const IndexBounds bounds_;
-  clang::ParentMap parents_;
-  BarrierPhases result_;
-  std::vector<const clang::Stmt*> loop_ids_;
+  std::vector<SharedAccess>& accesses_;
 };
 
-}  // namespace
-
-namespace {
-// "S3^b1" extends "S3", and "S3" itself, but not "S30".
-bool extends(const std::string& longer, const std::string& prefix) {
-  return llvm::StringRef(longer).starts_with(prefix) &&
-         (longer.size() == prefix.size() || longer[prefix.size()] == '^');
+// The symbols a statement changes: what it assigns, steps, declares or lets change through an
+// alias; on a barrier-free cycle, also every value it computes.
+void add_changed_symbols(const clang::ASTContext& context, const clang::Stmt* statement, bool repeated,
+                         std::set<std::string>& keys) {
+  const ChangedVariables changed = changed_variables(statement);
+  for (const auto* set : {&changed.assigned, &changed.aliased})
+    for (const clang::VarDecl* variable : *set) keys.insert(symbol_key(variable));
+  if (const auto* declaration = llvm::dyn_cast<clang::DeclStmt>(statement))
+    for (const clang::Decl* decl : declaration->decls())
+      if (const auto* variable = llvm::dyn_cast<clang::VarDecl>(decl)) keys.insert(symbol_key(variable));
+  if (!repeated) return;
+  struct Computed : clang::RecursiveASTVisitor<Computed> {
+    std::set<std::string>* keys;
+    const clang::ASTContext* context;
+    bool VisitVarDecl(clang::VarDecl* variable) {
+      keys->insert(symbol_key(variable));
+      return true;
+    }
+    bool VisitExpr(clang::Expr* expr) {
+      keys->insert(std::to_string(expr->getID(*context)));  // an expression's own symbol
+      return true;
+    }
+  } computed;
+  computed.keys = &keys;
+  computed.context = &context;
+  computed.TraverseStmt(const_cast<clang::Stmt*>(statement));
 }
+
 }  // namespace
 
-bool may_share_phase(const SharedAccess& a, const SharedAccess& b) {
-  for (const std::string& x : a.phases)
-    for (const std::string& y : b.phases)
-      if (extends(x, y) || extends(y, x)) return true;
+BarrierPhases find_barrier_phases(const ThreadValues& values) {
+  BarrierPhases phases;
+  phases.values_ = &values;
+  AccessCollector collector(values, phases.accesses);
+  const clang::CFG* cfg = values.control().cfg();
+  if (cfg == nullptr) {
+    // No CFG: every access is unplaced, and so may run at once with any other.
+    struct Calls : clang::RecursiveASTVisitor<Calls> {
+      AccessCollector* collector;
+      bool VisitCallExpr(clang::CallExpr* call) {
+        collector->collect(call, {});
+        return true;
+      }
+    } calls;
+    calls.collector = &collector;
+    calls.TraverseStmt(values.function()->getBody());
+    return phases;
+  }
+  const IndexBounds bounds(values);
+  const std::set<const clang::Stmt*> divergent = divergent_barrier_branches(values, *cfg);
+  const auto is_barrier = [&](const clang::CFGBlock& block, const clang::CFGElement* element) {
+    return element ? as_barrier(*element) != nullptr : divergent.count(block.getTerminatorStmt()) != 0;
+  };
+  auto flow = std::make_shared<BarrierFlow>(*cfg, is_barrier, [&](const clang::Stmt* loop) {
+    return runs_at_least_once(values, bounds, llvm::cast<clang::ForStmt>(loop));
+  });
+  for (unsigned node = 0; node < flow->nodes().size(); ++node) {
+    const BarrierFlow::Node& at = flow->nodes()[node];
+    if (at.statement == nullptr || at.first_entry_copy) continue;
+    const std::vector<unsigned> nodes = flow->nodes_of(at.statement);
+    if (const auto* call = llvm::dyn_cast<clang::CallExpr>(at.statement)) collector.collect(call, nodes);
+    if (const auto* lambda = llvm::dyn_cast<clang::LambdaExpr>(at.statement)) collector.collect_in_lambda(lambda, nodes);
+  }
+  // In source order, as diagnostics are read.
+  const clang::SourceManager& sources = values.context().getSourceManager();
+  std::stable_sort(phases.accesses.begin(), phases.accesses.end(), [&](const SharedAccess& a, const SharedAccess& b) {
+    return a.expr != b.expr && sources.isBeforeInTranslationUnit(a.expr->getBeginLoc(), b.expr->getBeginLoc());
+  });
+  for (const SharedAccess& access : phases.accesses) {
+    llvm::BitVector after(unsigned(flow->nodes().size())), before(unsigned(flow->nodes().size()));
+    for (unsigned node : access.nodes) {
+      after |= flow->reachable_from(node);
+      before |= flow->reaching(node);
+    }
+    phases.after_.push_back(std::move(after));
+    phases.before_.push_back(std::move(before));
+  }
+  // Branches that may send threads of one block different ways (a branch without a test, like
+  // an `asm goto`, counts as one).
+  for (const clang::CFGBlock* block : *cfg) {
+    std::set<const clang::CFGBlock*> ways;
+    for (const clang::CFGBlock::AdjacentBlock& successor : block->succs())
+      if (const clang::CFGBlock* way = successor.getReachableBlock()) ways.insert(way);
+    if (ways.size() < 2) continue;
+    const auto* test = llvm::dyn_cast_or_null<clang::Expr>(block->getTerminatorCondition(false));
+    if (test != nullptr && values.uniformity(test) == Uniformity::Uniform) continue;
+    const unsigned terminator = flow->terminator_of(block);
+    if (flow->nodes()[terminator].barrier) continue;
+    phases.divergent_branches_.push_back(terminator);
+    phases.after_branch_.push_back(flow->reachable_from(terminator));
+  }
+  phases.flow_ = std::move(flow);
+  return phases;
+}
+
+bool BarrierPhases::meet_at(const llvm::BitVector& nodes, const SharedAccess& access) const {
+  for (unsigned node : access.nodes)
+    if (nodes.test(node)) return true;
   return false;
 }
 
-std::vector<const clang::Stmt*> loops_ended_between(const BarrierPhases& phases, const SharedAccess& inner,
-                                                    const SharedAccess& outer) {
-  std::optional<std::set<std::size_t>> common;  // the loops every shared phase runs past
-  for (const std::string& x : inner.phases)
-    for (const std::string& y : outer.phases) {
-      if (!extends(y, x) && !extends(x, y)) continue;
-      // Only "^x<loop>" segments may follow the inner access's phase.
-      std::set<std::size_t> ended;
-      if (y.size() <= x.size()) return {};
-      llvm::StringRef rest = llvm::StringRef(y).drop_front(x.size());
-      while (!rest.empty()) {
-        if (!rest.consume_front("^x")) return {};
-        std::size_t loop = 0;
-        if (rest.consumeInteger(10, loop)) return {};
-        ended.insert(loop);
-      }
-      if (!common) {
-        common = ended;
-      } else {
-        std::set<std::size_t> both;
-        std::set_intersection(common->begin(), common->end(), ended.begin(), ended.end(),
-                              std::inserter(both, both.begin()));
-        common = both;
-      }
-    }
+bool BarrierPhases::may_share_phase(const SharedAccess& a, const SharedAccess& b) const {
+  if (flow_ == nullptr || a.nodes.empty() || b.nodes.empty() || &a == &b) return true;
+  if (meet_at(after_[position(a)], b) || meet_at(after_[position(b)], a)) return true;
+  for (const llvm::BitVector& after : after_branch_)
+    if (meet_at(after, a) && meet_at(after, b)) return true;
+  return false;
+}
+
+// Every edge out of the loop leaves from its header, and every pass through the header meets a
+// barrier before it comes back.
+bool BarrierPhases::leaves_only_by_its_test(const clang::CFGBlock* header) const {
+  const std::vector<bool>& body = flow_->natural_loops().at(header);
+  const unsigned terminator = flow_->terminator_of(header);
+  if (flow_->reachable_from(terminator).test(terminator)) return false;
+  for (const BarrierFlow::Node& node : flow_->nodes()) {
+    if (node.element != nullptr || !body[node.block->getBlockID()] || node.block == header) continue;
+    for (unsigned successor : node.successors)
+      if (!body[flow_->nodes()[successor].block->getBlockID()]) return false;
+  }
+  return true;
+}
+
+std::vector<const clang::Stmt*> BarrierPhases::loops_ended_between(const SharedAccess& inner,
+                                                                   const SharedAccess& outer) const {
   std::vector<const clang::Stmt*> loops;
-  for (std::size_t loop : common.value_or(std::set<std::size_t>{}))
-    if (loop < phases.loops.size()) loops.push_back(phases.loops[loop]);
+  if (flow_ == nullptr || inner.nodes.empty() || outer.nodes.empty()) return loops;
+  // Where the thread at `outer` could come to `inner` without passing the loop's end (from
+  // `outer` itself, or from a thread-dependent branch outside the loop), `inner` may be in any
+  // iteration.
+  if (meet_at(after_[position(outer)], inner)) return loops;
+  for (const auto& [header, body] : flow_->natural_loops()) {
+    const auto* loop = llvm::dyn_cast_or_null<clang::ForStmt>(header->getTerminatorStmt());
+    if (loop == nullptr || loop->getCond() == nullptr ||
+        values_->uniformity(loop->getCond()) != Uniformity::Uniform)
+      continue;
+    const auto inside = [&](unsigned node) { return flow_->in_loop(header, node); };
+    if (!std::all_of(inner.nodes.begin(), inner.nodes.end(), inside) ||
+        std::any_of(outer.nodes.begin(), outer.nodes.end(), inside) || !leaves_only_by_its_test(header))
+      continue;
+    bool entered_from_outside = false;
+    for (std::size_t branch = 0; branch < divergent_branches_.size(); ++branch)
+      entered_from_outside = entered_from_outside ||
+                             (!inside(divergent_branches_[branch]) && meet_at(after_branch_[branch], inner) &&
+                              meet_at(after_branch_[branch], outer));
+    if (!entered_from_outside) loops.push_back(loop);
+  }
   return loops;
 }
 
-BarrierPhases find_barrier_phases(const ThreadValues& values) {
-  return Walker(values).run(values.function()->getBody());
+std::set<std::string> BarrierPhases::changing_between(const SharedAccess& a, const SharedAccess& b) const {
+  std::set<std::string> keys;
+  if (flow_ == nullptr || a.nodes.empty() || b.nodes.empty()) {
+    // Without the CFG's paths: whatever the function changes or computes.
+    add_changed_symbols(values_->context(), values_->function()->getBody(), true, keys);
+    return keys;
+  }
+  const llvm::BitVector &after_a = after_[position(a)], &after_b = after_[position(b)];
+  const llvm::BitVector &before_a = before_[position(a)], &before_b = before_[position(b)];
+  llvm::BitVector between(unsigned(flow_->nodes().size()));
+  if (meet_at(after_a, b)) between |= llvm::BitVector(after_a) &= before_b;
+  if (meet_at(after_b, a)) between |= llvm::BitVector(after_b) &= before_a;
+  for (const llvm::BitVector& after : after_branch_)
+    if (meet_at(after, a) && meet_at(after, b)) between |= (llvm::BitVector(before_a) |= before_b) &= after;
+  for (unsigned node : between.set_bits())
+    if (const clang::Stmt* statement = flow_->nodes()[node].statement)
+      add_changed_symbols(values_->context(), statement, flow_->on_barrier_free_cycle(node), keys);
+  // The counter of a loop one access ends in steps on the way to the other, but the solver
+  // holds that access to the loop's last iteration, counter included; a counter the loop
+  // declares is not seen past it.
+  for (const auto& [inner, outer] : {std::pair{&a, &b}, std::pair{&b, &a}})
+    for (const clang::Stmt* ended : loops_ended_between(*inner, *outer)) {
+      const auto* loop = llvm::cast<clang::ForStmt>(ended);
+      const clang::VarDecl* counter = loop_counter(*values_, loop);
+      const auto* init = llvm::dyn_cast_or_null<clang::DeclStmt>(loop->getInit());
+      if (counter && init && llvm::is_contained(init->decls(), counter)) keys.erase(symbol_key(counter));
+    }
+  return keys;
 }
 
 }  // namespace carbide::analysis

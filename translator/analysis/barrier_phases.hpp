@@ -1,23 +1,29 @@
-// Splits a device function into barrier phases (the code between two block::sync() calls) and
-// lists its shared-memory accesses with the phases each may run in.
+// A device function's shared-memory accesses and which of them may run at once, read off its
+// clang::CFG (BarrierFlow).
 //
-// A phase is named by the barrier that starts it. In a loop with a barrier, the phase after it
-// runs on into the next iteration's head or, once the (block-uniform) loop ends, into the code
-// after the loop, never both: those continuations get names that extend the barrier's own
-// ("S3^b1", "S3^x1"), and two accesses can run concurrently when one's phase name is a prefix
-// of the other's. A barrier on one side of a thread-dependent branch ends the phase for the
-// whole block (it is reported as divergent, and one diagnostic per fault is enough); behind a
-// block-uniform branch it may not run, so both ways continue. A loop with a barrier whose first
-// test may fail (a trip count that can be zero) lets the phase before it run on past it.
+// Every thread of a block passes the same barriers in the same order (carbide-divergent-barrier
+// holds that), so two threads at two accesses are between the same two barriers when, from the
+// last barrier both passed, their paths share a prefix and then either one path goes on to the
+// other's access, or the two part at a branch whose test differs between threads. A branch
+// whose test is the same for the whole block sends every thread the same way, so paths that part
+// there never meet. Hence two accesses may run at once when one reaches the other on a path
+// without a barrier, or when a thread-dependent branch reaches both that way. Nothing here is a
+// statement kind: switch, goto, break, continue, ?:, && and || are edges of the CFG like any
+// other.
 #pragma once
+
+#include "analysis/barrier_flow.hpp"
 
 #include <clang/AST/ExprCXX.h>
 
+#include <memory>
 #include <set>
 #include <string>
 #include <vector>
 
 namespace carbide::analysis {
+
+class ThreadValues;
 
 struct SharedAccess {
   const clang::CallExpr* expr = nullptr;   // tile[i], or tile.fetch_add(i, v); for an access in a
@@ -30,30 +36,48 @@ struct SharedAccess {
   bool reads = false;
   bool writes = false;
   bool atomic = false;  // fetch_add: atomic against other atomics on any slot
-  std::set<std::string> phases;
   // A helper's access to an array its caller passed: `tile[i]` in the helper. The helper is
   // analysed as if inlined at each call, the helper's parameters standing for the arguments.
   const clang::CallExpr* in_helper = nullptr;
   // In a helper without barriers, an access to an array passed in: its callers check it.
   bool checked_in_callers = false;
+  // Where `expr` is evaluated (BarrierFlow nodes); none when the CFG has no place for it, and
+  // then it may run at once with anything.
+  std::vector<unsigned> nodes;
 };
 
-// True when two accesses may run in one phase.
-bool may_share_phase(const SharedAccess& a, const SharedAccess& b);
-
-struct BarrierPhases {
+class BarrierPhases {
+ public:
   std::vector<SharedAccess> accesses;
-  std::vector<const clang::CallExpr*> barriers;
-  std::vector<const clang::Stmt*> loops;  // by the number their phase names use
+
+  // True when `a` and `b` (of `accesses`) may run at once in two threads of a block.
+  bool may_share_phase(const SharedAccess& a, const SharedAccess& b) const;
+
+  // The `for` loops around `inner` and not around `outer` whose last iteration `inner` runs in
+  // whenever it runs at once with `outer`: every pass through the loop meets a barrier and the
+  // loop is left only by its (block-uniform) test, so a thread past the loop and a thread inside
+  // it are in its last iteration.
+  std::vector<const clang::Stmt*> loops_ended_between(const SharedAccess& inner, const SharedAccess& outer) const;
+
+  // The symbols (symbol_key, or an expression's own ID) that may hold another value for a thread
+  // at `a` than for a thread at `b` while the two run at once: variables assigned on the way from
+  // one to the other, or from a thread-dependent branch to either; and everything a loop without
+  // a barrier on those ways computes, since the two threads may be in different iterations.
+  std::set<std::string> changing_between(const SharedAccess& a, const SharedAccess& b) const;
+
+ private:
+  friend BarrierPhases find_barrier_phases(const ThreadValues& values);
+  std::size_t position(const SharedAccess& access) const { return std::size_t(&access - accesses.data()); }
+  bool meet_at(const llvm::BitVector& nodes, const SharedAccess& access) const;
+  bool leaves_only_by_its_test(const clang::CFGBlock* header) const;
+
+  const ThreadValues* values_ = nullptr;
+  std::shared_ptr<const BarrierFlow> flow_;  // null where Clang built no CFG
+  std::vector<llvm::BitVector> after_, before_;  // by access: reachable from it, reaching it
+  std::vector<unsigned> divergent_branches_;     // terminators whose test differs between threads
+  std::vector<llvm::BitVector> after_branch_;    // by divergent branch
 };
 
-// The loops, `inner` inside them, whose end every phase `inner` shares with `outer` runs past:
-// `inner` then ran in each one's last iteration, since the phase after a loop's last barrier
-// goes on past the loop only from the iteration whose next test fails.
-std::vector<const clang::Stmt*> loops_ended_between(const BarrierPhases& phases, const SharedAccess& inner,
-                                                    const SharedAccess& outer);
-
-class ThreadValues;
 BarrierPhases find_barrier_phases(const ThreadValues& values);
 
 bool contains_barrier(const clang::Stmt* statement);

@@ -50,6 +50,13 @@ ControlConditions::ControlConditions(clang::ASTContext& context, const clang::Fu
   parents_ = std::make_unique<clang::ParentMap>(body);
   clang::CFG::BuildOptions options;
   options.setAllAlwaysAdd();  // every expression an element, so every call maps to its block
+  // Every call the function makes is an element, the implicit ones too: constructors and
+  // destructors of variables, members, bases and temporaries, and default member initializers.
+  options.AddImplicitDtors = true;
+  options.AddTemporaryDtors = true;
+  options.AddInitializers = true;
+  options.AddCXXDefaultInitExprInCtors = true;
+  options.AddLifetime = true;
   cfg_ = clang::CFG::buildCFG(function, body, &context, options);
   if (cfg_ == nullptr) return;
   blocks_.reset(clang::CFGStmtMap::Build(cfg_.get(), parents_.get()));

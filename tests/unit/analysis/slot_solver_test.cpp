@@ -38,8 +38,8 @@ bool distinct(const std::string& body, unsigned threads, std::set<std::string> v
   vars.keys = &variant;
   vars.TraverseStmt(f->getBody());
   const std::vector<const clang::Stmt*> last_iteration_of[2] = {
-      carbide::analysis::loops_ended_between(phases, phases.accesses.front(), phases.accesses.back()),
-      carbide::analysis::loops_ended_between(phases, phases.accesses.back(), phases.accesses.front())};
+      phases.loops_ended_between(phases.accesses.front(), phases.accesses.back()),
+      phases.loops_ended_between(phases.accesses.back(), phases.accesses.front())};
   return SlotSolver(values).proves_distinct(phases.accesses.front(), phases.accesses.back(), variant,
                                             last_iteration_of);
 }
