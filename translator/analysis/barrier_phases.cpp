@@ -110,7 +110,8 @@ class AccessCollector {
     SharedAccess& access = accesses_.emplace_back();
     access.expr = site;
     access.in_helper = in_helper;
-    access.index = index;
+    // A subscript past an array member of the element reaches other elements: no index.
+    access.index = use.leaves_element ? nullptr : index;
     access.index_in = index_in;
     access.reads = use.reads;
     access.writes = use.writes;

@@ -43,44 +43,103 @@ bool is_dynamic_handle(const clang::Expr* handle) {
          specialization->getTemplateArgs()[1].getAsIntegral().isAllOnes();
 }
 
+unsigned first_parameter_argument(const clang::CallExpr* call) {
+  const auto* method = llvm::dyn_cast_or_null<clang::CXXMethodDecl>(call->getDirectCallee());
+  return llvm::isa<clang::CXXOperatorCallExpr>(call) && method && method->isImplicitObjectMemberFunction() ? 1 : 0;
+}
+
+namespace {
+
+bool binds_const(clang::QualType type) {
+  return !type->isReferenceType() || type.getNonReferenceType().isConstQualified();
+}
+
+// How the expression around `lvalue` uses it. Only what surely reads alone is a read: an
+// lvalue-to-rvalue conversion, a const reference or a by-value parameter bound to it, a const
+// member function called on it. Everything else (a return by reference, ?:, a comma, a cast, a
+// reference member bound, a pointer to member) may write.
+AccessUse use_of(const clang::Expr* lvalue, const clang::ParentMap& parents, bool& leaves_element) {
+  AccessUse use;
+  use.reads = use.writes = true;
+  const clang::Stmt* parent = parents.getParent(const_cast<clang::Expr*>(lvalue));
+  while (const auto* paren = llvm::dyn_cast_or_null<clang::ParenExpr>(parent)) {
+    lvalue = paren;
+    parent = parents.getParent(const_cast<clang::ParenExpr*>(paren));
+  }
+  if (parent == nullptr) return use;
+  if (const auto* cast = llvm::dyn_cast<clang::ImplicitCastExpr>(parent)) {
+    if (cast->getCastKind() == clang::CK_LValueToRValue) {
+      use.writes = false;
+      return use;
+    }
+    if (cast->getCastKind() == clang::CK_NoOp || cast->getCastKind() == clang::CK_UncheckedDerivedToBase ||
+        cast->getCastKind() == clang::CK_DerivedToBase)
+      return use_of(cast, parents, leaves_element);
+    if (cast->getCastKind() == clang::CK_ArrayToPointerDecay) {
+      // A member array subscripted: an element of the element, as long as the subscript stays in it.
+      const auto* subscript = llvm::dyn_cast_or_null<clang::ArraySubscriptExpr>(parents.getParent(cast));
+      if (subscript == nullptr || subscript->getBase() != cast) return use;
+      const auto* array = llvm::dyn_cast<clang::ConstantArrayType>(lvalue->getType()->getAsArrayTypeUnsafe());
+      const auto* literal = llvm::dyn_cast<clang::IntegerLiteral>(subscript->getIdx()->IgnoreParenImpCasts());
+      if (array == nullptr || literal == nullptr || literal->getValue().uge(array->getSize())) leaves_element = true;
+      return use_of(subscript, parents, leaves_element);
+    }
+    return use;
+  }
+  if (const auto* member = llvm::dyn_cast<clang::MemberExpr>(parent)) {
+    if (member->getBase() == lvalue && !member->isArrow() && llvm::isa<clang::FieldDecl>(member->getMemberDecl()))
+      return use_of(member, parents, leaves_element);
+    if (const auto* method = llvm::dyn_cast<clang::CXXMethodDecl>(member->getMemberDecl()))
+      use.writes = !method->isConst();
+    return use;
+  }
+  if (const auto* op = llvm::dyn_cast<clang::BinaryOperator>(parent)) {
+    if (op->isAssignmentOp() && op->getLHS() == lvalue) use.reads = op->isCompoundAssignmentOp();
+    return use;
+  }
+  if (const auto* declaration = llvm::dyn_cast<clang::DeclStmt>(parent)) {
+    for (const clang::Decl* decl : declaration->decls())
+      if (const auto* var = llvm::dyn_cast<clang::VarDecl>(decl); var && var->getInit() == lvalue)
+        use.writes = !binds_const(var->getType());
+    return use;
+  }
+  if (const auto* call = llvm::dyn_cast<clang::CallExpr>(parent)) {
+    if (const auto* operator_call = llvm::dyn_cast<clang::CXXOperatorCallExpr>(call);
+        operator_call && operator_call->isAssignmentOp() && call->getArg(0) == lvalue) {
+      use.reads = operator_call->getOperator() != clang::OO_Equal;
+      return use;
+    }
+    const clang::FunctionDecl* callee = call->getDirectCallee();
+    const unsigned offset = first_parameter_argument(call);
+    if (offset == 1 && call->getArg(0) == lvalue) {  // the object of a member operator
+      use.writes = !llvm::cast<clang::CXXMethodDecl>(callee)->isConst();
+      return use;
+    }
+    for (unsigned i = offset; callee && i < call->getNumArgs(); ++i)
+      if (call->getArg(i) == lvalue && i - offset < callee->getNumParams())
+        use.writes = !binds_const(callee->getParamDecl(i - offset)->getType());
+    return use;
+  }
+  if (const auto* construct = llvm::dyn_cast<clang::CXXConstructExpr>(parent)) {
+    const clang::CXXConstructorDecl* constructor = construct->getConstructor();
+    for (unsigned i = 0; i < construct->getNumArgs() && i < constructor->getNumParams(); ++i)
+      if (construct->getArg(i) == lvalue) use.writes = !binds_const(constructor->getParamDecl(i)->getType());
+    return use;
+  }
+  return use;
+}
+
+}  // namespace
+
 AccessUse classify_use(const clang::CallExpr* access, const clang::ParentMap& parents) {
   AccessUse result;
   if (llvm::isa<clang::CXXMemberCallExpr>(access)) {
     result.reads = result.writes = result.atomic = true;
     return result;
   }
-  const clang::Stmt* parent = parents.getParentIgnoreParenImpCasts(const_cast<clang::CallExpr*>(access));
-  result.reads = true;
-  if (const auto* op = llvm::dyn_cast_or_null<clang::BinaryOperator>(parent)) {
-    if (op->isAssignmentOp() && op->getLHS()->IgnoreParenImpCasts() == access) {
-      result.writes = true;
-      result.reads = op->isCompoundAssignmentOp();
-    }
-  } else if (const auto* op = llvm::dyn_cast_or_null<clang::UnaryOperator>(parent)) {
-    if (op->isIncrementDecrementOp()) result.writes = true;
-    if (op->getOpcode() == clang::UO_AddrOf) result.writes = true;  // whatever it is used for
-  } else if (const auto* call = llvm::dyn_cast_or_null<clang::CXXOperatorCallExpr>(parent);
-             call && call->isAssignmentOp()) {
-    if (call->getArg(0)->IgnoreParenImpCasts() == access) {
-      result.writes = true;
-      result.reads = call->getOperator() != clang::OO_Equal;
-    }
-  } else if (const auto* declaration = llvm::dyn_cast_or_null<clang::DeclStmt>(parent)) {
-    // `float& slot = tile[i];` may write through the reference later.
-    for (const clang::Decl* decl : declaration->decls())
-      if (const auto* var = llvm::dyn_cast<clang::VarDecl>(decl))
-        if (var->getType()->isReferenceType() &&
-            !var->getType().getNonReferenceType().isConstQualified())
-          result.writes = true;
-  } else if (const auto* call = llvm::dyn_cast_or_null<clang::CallExpr>(parent)) {
-    // Passed to a function by non-const reference: it may write.
-    const clang::FunctionDecl* callee = call->getDirectCallee();
-    for (unsigned i = 0; callee && i < call->getNumArgs() && i < callee->getNumParams(); ++i)
-      if (call->getArg(i)->IgnoreParenImpCasts() == access &&
-          callee->getParamDecl(i)->getType()->isReferenceType() &&
-          !callee->getParamDecl(i)->getType().getNonReferenceType().isConstQualified())
-        result.writes = true;
-  }
+  bool leaves_element = false;
+  result = use_of(access, parents, leaves_element);
+  result.leaves_element = leaves_element;
   return result;
 }
 
@@ -167,10 +226,12 @@ void collect(const clang::CallExpr* call, const Bindings& outer, int depth, std:
   if (helper == nullptr || depth > kMaxHelperDepth) return;
   const clang::ASTContext& context = helper->getASTContext();
   Bindings bindings;
-  for (unsigned i = 0; i < helper->getNumParams() && i < call->getNumArgs(); ++i) {
+  const unsigned offset = first_parameter_argument(call);
+  for (unsigned i = 0; i < helper->getNumParams() && i + offset < call->getNumArgs(); ++i) {
     const clang::ParmVarDecl* parameter = helper->getParamDecl(i);
-    const clang::Expr* argument = in_caller_terms(call->getArg(i), outer);
-    bindings[parameter] = argument && keeps_value(parameter, passed(call->getArg(i)), context) ? argument : nullptr;
+    const clang::Expr* given = call->getArg(i + offset);
+    const clang::Expr* argument = in_caller_terms(given, outer);
+    bindings[parameter] = argument && keeps_value(parameter, passed(given), context) ? argument : nullptr;
   }
   const clang::ParentMap parents(const_cast<clang::Stmt*>(helper->getBody()));
   for (const clang::CallExpr* inner : calls_in(helper->getBody())) {
@@ -178,7 +239,13 @@ void collect(const clang::CallExpr* call, const Bindings& outer, int depth, std:
       const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(passed(tile_handle(inner)));
       const auto* parameter = ref ? llvm::dyn_cast<clang::ParmVarDecl>(ref->getDecl()) : nullptr;
       const auto bound = parameter ? bindings.find(parameter) : bindings.end();
-      if (bound == bindings.end() || bound->second == nullptr) continue;  // the helper's own array
+      // A helper's own dynamic shared memory is the caller's too: every handle to it is the same
+      // bytes. Its own fixed array is its own.
+      if (parameter == nullptr && is_dynamic_handle(tile_handle(inner))) {
+        found.push_back({inner, tile_handle(inner), tile_index(inner), helper, classify_use(inner, parents)});
+        continue;
+      }
+      if (bound == bindings.end() || bound->second == nullptr) continue;
       // An index the helper computes (`ty * 33 + tx`) stays in the helper's terms: it is encoded
       // with the helper's own values, in which its parameters are unknown.
       const clang::Expr* index = in_caller_terms(tile_index(inner), bindings);

@@ -23,9 +23,17 @@ struct AccessUse {
   bool reads = false;
   bool writes = false;
   bool atomic = false;
+  // A subscript into an array member of the element that may leave that member (and reach the
+  // next element): the slot is not the access's index alone.
+  bool leaves_element = false;
 };
-// How the enclosing expression uses the element: read, written, or both.
+// How the enclosing expression uses the element: read, written, or both; only what surely
+// only reads (a conversion to a value, a const reference, a const member function) is a read.
 AccessUse classify_use(const clang::CallExpr* access, const clang::ParentMap& parents);
+
+// The argument that the callee's first parameter takes: 1 for a member operator called on an
+// object (a lambda's call operator among them), whose argument 0 is the object.
+unsigned first_parameter_argument(const clang::CallExpr* call);
 
 // True when a call to `function` may reach block::sync(), itself or through its helpers.
 bool reaches_barrier(const clang::FunctionDecl* function);
