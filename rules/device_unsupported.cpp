@@ -197,6 +197,13 @@ class Finder : public DeviceCodeFinder<Finder> {
   // barrier, a collective or a write it never sees: refused, not assumed harmless.
   bool VisitCallExpr(clang::CallExpr* call) {
     if (barrier_calls_.count(call)) check_barrier_stands_alone(call);
+    // A view is known by what it was made from (a local copy is the parameter it copies).
+    if (const auto* op = llvm::dyn_cast<clang::CXXOperatorCallExpr>(call);
+        op && op->isAssignmentOp() && op->getNumArgs() > 0 &&
+        analysis::is_disjoint_view(op->getArg(0)->getType()->getAsCXXRecordDecl()))
+      report(call->getBeginLoc(), "'" + source_text(context_.ast, op->getArg(0)) +
+                                      "' is an exclusive view assigned another value: the checker knows a view by "
+                                      "the one it was made from; declare a new local for the other view");
     const clang::FunctionDecl* callee = call->getDirectCallee();
     if (callee == nullptr) {
       // The pointer's function was reported where it was made one (below): one finding per fault.

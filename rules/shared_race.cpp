@@ -120,6 +120,16 @@ bool affinely_distinct(const analysis::ThreadValues& values, const Located& a, c
 // The second tier, where the first cannot decide: the SMT solver.
 bool provably_distinct(const analysis::ThreadValues& values, const analysis::BarrierPhases& phases,
                        const analysis::SlotSolver& solver, const Located& a, const Located& b) {
+  // Dynamic shared memory is one run of bytes, whatever element type each handle views it as:
+  // accesses of two sizes are apart only where their bytes are.
+  const auto bytes = [&](const Located& at) -> __int128 {
+    const clang::CallExpr* access = at.access->in_helper ? at.access->in_helper : at.access->expr;
+    return values.context().getTypeSizeInChars(access->getType()).getQuantity();
+  };
+  if (a.access->tile == nullptr && bytes(a) != bytes(b))
+    return a.slots && b.slots &&
+           ((a.slots->high + 1) * bytes(a) <= b.slots->low * bytes(b) ||
+            (b.slots->high + 1) * bytes(b) <= a.slots->low * bytes(a));
   const auto changing = phases.changing_between(*a.access, *b.access);
   if (affinely_distinct(values, a, b, changing)) return true;
   const std::vector<const clang::Stmt*> last_iteration_of[2] = {

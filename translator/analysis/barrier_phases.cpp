@@ -7,6 +7,7 @@
 #include "analysis/thread_values.hpp"
 #include "model/vocabulary.hpp"
 
+#include <clang/AST/ParentMap.h>
 #include <clang/AST/RecursiveASTVisitor.h>
 #include <clang/AST/StmtCXX.h>
 
@@ -72,6 +73,55 @@ bool runs_at_least_once(const ThreadValues& values, const IndexBounds& bounds, c
   }
 }
 
+const clang::FunctionDecl* barrier_helper(const clang::CallExpr* call) {
+  const clang::FunctionDecl* callee = call->getDirectCallee();
+  const clang::FunctionDecl* definition = callee ? callee->getDefinition() : nullptr;
+  if (definition == nullptr || definition->getBody() == nullptr || model::vocabulary::is_carbide(definition))
+    return nullptr;
+  return reaches_barrier(definition) ? definition : nullptr;
+}
+
+// The shared accesses a helper with barriers makes before its first barrier or after its last
+// one (on some path), helpers it calls there followed; each index in its own function's terms.
+std::vector<HelperAccess> boundary_accesses(const clang::FunctionDecl* helper, int depth) {
+  std::vector<HelperAccess> found;
+  constexpr int kMaxDepth = 8;
+  if (depth > kMaxDepth) return found;
+  clang::CFG::BuildOptions options;
+  options.setAllAlwaysAdd();
+  const std::unique_ptr<clang::CFG> cfg =
+      clang::CFG::buildCFG(helper, helper->getBody(), &helper->getASTContext(), options);
+  if (cfg == nullptr) return found;
+  const BarrierFlow flow(
+      *cfg, [](const clang::CFGBlock&, const clang::CFGElement* element) { return element && as_barrier(*element); },
+      [](const clang::Stmt*) { return false; });
+  const llvm::BitVector from_entry = flow.reachable_from(flow.first_of(&cfg->getEntry()));
+  const llvm::BitVector to_exit = flow.reaching(flow.first_of(&cfg->getExit()));
+  const clang::ParentMap parents(helper->getBody());
+  // An array passed in to the helper is refused where the helper indexes it (carbide-shared-race
+  // cannot order it against the caller's accesses): only its own arrays and dynamic memory here.
+  const auto passed_in = [](const clang::Expr* handle) {
+    const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(handle->IgnoreParenImpCasts());
+    return ref && llvm::isa<clang::ParmVarDecl>(ref->getDecl()) && !is_dynamic_handle(handle);
+  };
+  for (unsigned node = 0; node < flow.nodes().size(); ++node) {
+    const auto* call = llvm::dyn_cast_or_null<clang::CallExpr>(flow.nodes()[node].statement);
+    if (call == nullptr || !(from_entry.test(node) || to_exit.test(node))) continue;
+    if (is_tile_access(call)) {
+      if (!passed_in(tile_handle(call)))
+        found.push_back({call, tile_handle(call), tile_index(call), helper, classify_use(call, parents)});
+    } else if (inlinable_helper(call)) {
+      for (const HelperAccess& access : helper_accesses(call))
+        if (!passed_in(access.handle))
+          found.push_back({access.access, access.handle, access.index, access.index_in ? access.index_in : helper,
+                           access.use});
+    } else if (const clang::FunctionDecl* inner = barrier_helper(call)) {
+      for (const HelperAccess& access : boundary_accesses(inner, depth + 1)) found.push_back(access);
+    }
+  }
+  return found;
+}
+
 // The accesses a function makes, each at the CFG nodes of the call that makes it.
 class AccessCollector {
  public:
@@ -83,6 +133,12 @@ class AccessCollector {
       record(call, nullptr, tile_handle(call), tile_index(call), nullptr, classify_use(call, values_.parents()), nodes);
     } else if (inlinable_helper(call)) {
       for (const HelperAccess& access : helper_accesses(call))
+        record(call, access.access, access.handle, access.index, access.index_in, access.use, nodes);
+    } else if (const clang::FunctionDecl* helper = barrier_helper(call)) {
+      // A helper with barriers: the accesses of its first and last phases run in this
+      // function's phase at the call, the last ones of one call together with the first ones of
+      // the next call made without a barrier between (a loop around the call among them).
+      for (const HelperAccess& access : boundary_accesses(helper, 0))
         record(call, access.access, access.handle, access.index, access.index_in, access.use, nodes);
     }
   }

@@ -176,6 +176,18 @@ bool reaches_barrier(const clang::FunctionDecl* function, int depth) {
   return false;
 }
 
+// True when the function, or a helper it calls, indexes the launch's dynamic shared memory,
+// which is every function's: its accesses meet the caller's.
+bool touches_dynamic_shared(const clang::FunctionDecl* function, int depth) {
+  if (depth > kMaxHelperDepth) return true;
+  for (const clang::CallExpr* call : calls_in(function->getBody())) {
+    if (is_tile_access(call) && is_dynamic_handle(tile_handle(call))) return true;
+    if (const clang::FunctionDecl* helper = user_definition(call); helper && touches_dynamic_shared(helper, depth + 1))
+      return true;
+  }
+  return false;
+}
+
 bool is_shared_array_type(clang::QualType type) {
   return model::vocabulary::is_shared_array(type.getNonReferenceType()->getAsCXXRecordDecl());
 }
@@ -267,7 +279,7 @@ const clang::FunctionDecl* inlinable_helper(const clang::CallExpr* call) {
   bool takes_array = false;
   for (const clang::ParmVarDecl* parameter : helper->parameters())
     takes_array = takes_array || is_shared_array_type(parameter->getType());
-  return takes_array && !reaches_barrier(helper) ? helper : nullptr;
+  return (takes_array || touches_dynamic_shared(helper, 0)) && !reaches_barrier(helper) ? helper : nullptr;
 }
 
 std::vector<HelperAccess> helper_accesses(const clang::CallExpr* call) {

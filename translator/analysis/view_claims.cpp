@@ -1,6 +1,7 @@
 #include "analysis/view_claims.hpp"
 
 #include "analysis/device_analysis.hpp"
+#include "analysis/shared_accesses.hpp"
 #include "model/vocabulary.hpp"
 
 #include <clang/AST/RecursiveASTVisitor.h>
@@ -9,12 +10,20 @@ namespace carbide::analysis {
 namespace {
 
 // The view variable an expression names: `out`, also as the copy a by-value argument makes.
-const clang::ValueDecl* named_view(const clang::Expr* expr) {
+// The view an expression names, by where it comes from: a local copy of a view or a reference
+// to one (`auto other = out;`, `auto& alias = out;`) is the view it was made from, since its
+// elements are the same memory.
+const clang::ValueDecl* named_view(const clang::Expr* expr, int depth = 0) {
   expr = expr->IgnoreParenImpCasts();
   if (const auto* copy = llvm::dyn_cast<clang::CXXConstructExpr>(expr); copy && copy->getNumArgs() == 1)
     expr = copy->getArg(0)->IgnoreParenImpCasts();
   const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(expr);
-  return ref ? ref->getDecl() : nullptr;
+  if (ref == nullptr) return nullptr;
+  const auto* local = llvm::dyn_cast<clang::VarDecl>(ref->getDecl());
+  if (local != nullptr && !llvm::isa<clang::ParmVarDecl>(local) && local->hasLocalStorage() && local->getInit() &&
+      depth < 16)
+    if (const clang::ValueDecl* origin = named_view(local->getInit(), depth + 1)) return origin;
+  return ref->getDecl();
 }
 
 // `get_mut_chunk<4>`: the method and its template arguments, which fix the partition; for a
@@ -121,26 +130,18 @@ const ViewClaims& ViewClaimFinder::claims_of(const clang::FunctionDecl* function
             if (transposed) form += " at transposed block coordinates";
             found[view].push_back({member, std::move(form), member, transposed, std::nullopt});
           }
-        // A member function of the user's is not followed: whole stores in it are not traced.
-        const clang::FunctionDecl* definition = nullptr;
-        if (method && !model::vocabulary::is_carbide(method) && method->hasBody(definition) &&
-            stores_whole_chunks(finder->claims_of(definition)))
-          untraced.push_back(member);
-        return true;
+        if (method && model::vocabulary::is_carbide(method)) return true;
       }
+      // A helper's claims on a view passed in are claims on that view here: free functions,
+      // member functions and lambdas alike (a member operator's first argument is its object).
       const clang::FunctionDecl* callee = call->getDirectCallee();
       const clang::FunctionDecl* definition = nullptr;
       if (!callee || !callee->hasBody(definition)) return true;
       const ViewClaims& inside = finder->claims_of(definition);
-      // A member operator's arguments start with its object, so they do not line up with its
-      // parameters; whole stores in one are not traced.
-      if (llvm::isa<clang::CXXOperatorCallExpr>(call) && llvm::isa<clang::CXXMethodDecl>(definition)) {
-        if (stores_whole_chunks(inside)) untraced.push_back(call);
-        return true;
-      }
-      for (unsigned i = 0; i < call->getNumArgs() && i < definition->getNumParams(); ++i) {
+      const unsigned offset = first_parameter_argument(call);
+      for (unsigned i = offset; i < call->getNumArgs() && i - offset < definition->getNumParams(); ++i) {
         const clang::ValueDecl* view = named_view(call->getArg(i));
-        const auto passed = inside.find(definition->getParamDecl(i));
+        const auto passed = inside.find(definition->getParamDecl(i - offset));
         if (passed == inside.end()) continue;
         if (!view) {
           if (llvm::any_of(passed->second, [](const ViewClaim& claim) { return claim.whole_chunk.has_value(); }))

@@ -1,5 +1,6 @@
 // Which ownership form each device function claims of each exclusive view it names (a parameter
-// or a local), directly or inside the helpers it passes the view to. Each form partitions a view
+// or a local, a local copy of or reference to a view standing for the view it was made from),
+// directly or inside the helpers it passes the view to (functions, member functions, lambdas). Each form partitions a view
 // its own way (an element, a chunk of K, a tile), so a rule can tell when one view is claimed
 // two ways. Reports nothing itself.
 #pragma once
@@ -41,9 +42,8 @@ class ViewClaimFinder {
   const ViewClaims& claims_of(const clang::FunctionDecl* function);
   // Whole-chunk stores in `function` that no view's claim accounts for, so the launch could not
   // check the view's length: `c.store_whole(v)` on a chunk not claimed in the function (a chunk
-  // passed in by reference), calls that pass a helper whose claims store whole chunks something
-  // other than a named view, and calls of member functions of the user's that store whole chunks
-  // (their arguments are not followed).
+  // passed in by reference), and calls that pass a helper whose claims store whole chunks
+  // something other than a named view.
   const std::vector<const clang::Expr*>& untraced_whole_stores(const clang::FunctionDecl* function);
 
  private:
