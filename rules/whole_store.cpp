@@ -13,16 +13,12 @@ constexpr const char* kInstead =
     "partial chunk";
 
 void report_untraced(const RuleContext& context, std::string_view rule, const clang::Expr* where) {
-  const auto* call = llvm::dyn_cast<clang::CallExpr>(where);
   const auto* store = llvm::dyn_cast<clang::CXXMemberCallExpr>(where);
   const std::string what = "'" + source_text(context.ast, where) + "'";
   std::string message;
   if (store && analysis::is_whole_store(store))
     message = what + " stores a whole chunk of a chunk that this function did not claim, so the launch cannot "
                      "check that its view is whole chunks. ";
-  else if (call && llvm::isa_and_nonnull<clang::CXXMethodDecl>(call->getDirectCallee()))
-    message = what + " calls a member function that stores whole chunks of a view parameter; the launch follows "
-                     "views only into kernels and free functions, so it cannot check that one is whole chunks. ";
   else
     message = what + " passes a view that the helper stores whole chunks of, but not by name, so the launch "
                      "cannot check that it is whole chunks. ";

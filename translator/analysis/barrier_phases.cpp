@@ -106,17 +106,20 @@ std::vector<HelperAccess> boundary_accesses(const clang::FunctionDecl* helper, i
   };
   for (unsigned node = 0; node < flow.nodes().size(); ++node) {
     const auto* call = llvm::dyn_cast_or_null<clang::CallExpr>(flow.nodes()[node].statement);
-    if (call == nullptr || !(from_entry.test(node) || to_exit.test(node))) continue;
+    const unsigned phase = (from_entry.test(node) ? kFirstPhase : 0) | (to_exit.test(node) ? kLastPhase : 0);
+    if (call == nullptr || phase == 0) continue;
     if (is_tile_access(call)) {
       if (!passed_in(tile_handle(call)))
-        found.push_back({call, tile_handle(call), tile_index(call), helper, classify_use(call, parents)});
+        found.push_back({call, tile_handle(call), tile_index(call), helper, classify_use(call, parents), phase});
     } else if (inlinable_helper(call)) {
       for (const HelperAccess& access : helper_accesses(call))
         if (!passed_in(access.handle))
           found.push_back({access.access, access.handle, access.index, access.index_in ? access.index_in : helper,
-                           access.use});
+                           access.use, phase});
     } else if (const clang::FunctionDecl* inner = barrier_helper(call)) {
-      for (const HelperAccess& access : boundary_accesses(inner, depth + 1)) found.push_back(access);
+      // The inner helper's first phase is this one's where the call is in this one's first.
+      for (HelperAccess access : boundary_accesses(inner, depth + 1))
+        if ((access.boundary &= phase) != 0) found.push_back(access);
     }
   }
   return found;
@@ -139,7 +142,8 @@ class AccessCollector {
       // function's phase at the call, the last ones of one call together with the first ones of
       // the next call made without a barrier between (a loop around the call among them).
       for (const HelperAccess& access : boundary_accesses(helper, 0))
-        record(call, access.access, access.handle, access.index, access.index_in, access.use, nodes);
+        record(call, access.access, access.handle, access.index, access.index_in, access.use, nodes)
+            .boundary = access.boundary;
     }
   }
 
@@ -158,11 +162,11 @@ class AccessCollector {
   }
 
  private:
-  void record(const clang::CallExpr* site, const clang::CallExpr* in_helper, const clang::Expr* handle,
-              const clang::Expr* index, const clang::FunctionDecl* index_in, const AccessUse& use,
-              const std::vector<unsigned>& nodes) {
-    for (const SharedAccess& access : accesses_)
-      if (access.expr == site && access.in_helper == in_helper) return;
+  SharedAccess& record(const clang::CallExpr* site, const clang::CallExpr* in_helper, const clang::Expr* handle,
+                       const clang::Expr* index, const clang::FunctionDecl* index_in, const AccessUse& use,
+                       const std::vector<unsigned>& nodes) {
+    for (SharedAccess& access : accesses_)
+      if (access.expr == site && access.in_helper == in_helper) return access;
     SharedAccess& access = accesses_.emplace_back();
     access.expr = site;
     access.in_helper = in_helper;
@@ -178,6 +182,7 @@ class AccessCollector {
     // An array passed in to a helper its callers inline: they check the access.
     access.checked_in_callers = ref && llvm::isa<clang::ParmVarDecl>(ref->getDecl()) &&
                                 !reaches_barrier(values_.function());
+    return access;
   }
 
   const ThreadValues& values_;
@@ -286,8 +291,14 @@ bool BarrierPhases::meet_at(const llvm::BitVector& nodes, const SharedAccess& ac
 }
 
 bool BarrierPhases::may_share_phase(const SharedAccess& a, const SharedAccess& b) const {
-  if (flow_ == nullptr || a.nodes.empty() || b.nodes.empty() || &a == &b) return true;
+  if (flow_ == nullptr || a.nodes.empty() || b.nodes.empty()) return true;
+  // Two accesses of one call of a helper with barriers (or one such access with itself): the
+  // helper's own check pairs them within a call, in each block it runs in, so only another call
+  // of it, reached by a barrier-free cycle, brings them together here.
+  const bool one_call = a.boundary != 0 && b.boundary != 0 && a.expr == b.expr;
+  if (&a == &b && !one_call) return true;
   if (meet_at(after_[position(a)], b) || meet_at(after_[position(b)], a)) return true;
+  if (one_call) return false;
   for (const llvm::BitVector& after : after_branch_)
     if (meet_at(after, a) && meet_at(after, b)) return true;
   return false;

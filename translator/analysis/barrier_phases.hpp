@@ -41,6 +41,9 @@ struct SharedAccess {
   const clang::CallExpr* in_helper = nullptr;
   // In a helper without barriers, an access to an array passed in: its callers check it.
   bool checked_in_callers = false;
+  // For an access of a helper with barriers placed at its call: the helper's first or last
+  // phase, or both (BoundaryPhase bits); 0 for any other access.
+  unsigned boundary = 0;
   // Where `expr` is evaluated (BarrierFlow nodes); none when the CFG has no place for it, and
   // then it may run at once with anything.
   std::vector<unsigned> nodes;

@@ -50,7 +50,13 @@ struct HelperAccess {
   const clang::Expr* index = nullptr;
   const clang::FunctionDecl* index_in = nullptr;
   AccessUse use;
+  // For an access of a helper with barriers (BoundaryPhase): which of its phases it runs in.
+  unsigned boundary = 0;
 };
+
+// The phases of a helper with barriers that run in its caller's phase at the call: the first
+// (before any barrier) and the last (after every barrier), as bits.
+enum BoundaryPhase : unsigned { kFirstPhase = 1, kLastPhase = 2 };
 
 // The accesses the helper `call` reaches (inlinable_helper(call) must hold) make to arrays
 // passed in, in the caller's terms.
