@@ -40,9 +40,23 @@ bool is_value_type(clang::QualType type) {
 // Whether the storage `lvalue` names may be memory the thread does not own outright: reached
 // through a pointer, a reference, a view's operator[] or any call returning a reference, a
 // member of such, or `this`'s. A local variable (or a member or element of one) is the thread's.
+// An lvalue `?:`, comma, cast or pointer to member names what its operand names, so the touch
+// wraps the whole expression and records the storage it comes to, as check counts it.
 bool reaches_memory(const clang::Expr* lvalue) {
   for (;;) {
     lvalue = lvalue->IgnoreParens();
+    if (const auto* choice = llvm::dyn_cast<clang::ConditionalOperator>(lvalue))
+      return reaches_memory(choice->getTrueExpr()) || reaches_memory(choice->getFalseExpr());
+    if (const auto* cast = llvm::dyn_cast<clang::CastExpr>(lvalue); cast && cast->getSubExpr()->isGLValue()) {
+      lvalue = cast->getSubExpr();
+      continue;
+    }
+    if (const auto* op = llvm::dyn_cast<clang::BinaryOperator>(lvalue)) {
+      if (op->getOpcode() == clang::BO_PtrMemI) return true;
+      if (op->getOpcode() != clang::BO_Comma && op->getOpcode() != clang::BO_PtrMemD) return false;
+      lvalue = op->getOpcode() == clang::BO_Comma ? op->getRHS() : op->getLHS();
+      continue;
+    }
     if (const auto* member = llvm::dyn_cast<clang::MemberExpr>(lvalue)) {
       if (member->isArrow()) return true;
       lvalue = member->getBase();
@@ -222,11 +236,12 @@ class CpuEdits : public clang::RecursiveASTVisitor<CpuEdits> {
     if (editable(at, at) && seen_.insert({0, at.getRawEncoding(), text}).second) rewriter_.InsertTextAfterToken(at, text);
   }
 
-  void touch(const clang::Expr* lvalue, const char* kind) {
-    lvalue = lvalue->IgnoreParens();
+  void touch(const clang::Expr* written, const char* kind) {
+    const clang::Expr* lvalue = written->IgnoreParens();
     if (lvalue->isTypeDependent() || !lvalue->isGLValue() || is_bit_field(lvalue) || !reaches_memory(lvalue)) return;
     if (lvalue->getType()->isFunctionType() || lvalue->getType()->isArrayType()) return;
-    insert(lvalue->getBeginLoc(), lvalue->getEndLoc(), access_text(kind), ")");
+    // The parentheses as written stay inside the touch: a comma's operands are not its arguments.
+    insert(written->getBeginLoc(), written->getEndLoc(), access_text(kind), ")");
   }
 
   void mark_site(const clang::CallExpr* call) {
