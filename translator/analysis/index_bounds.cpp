@@ -266,7 +266,7 @@ void IndexBounds::add_comparison_fact(const clang::Expr* subject, clang::BinaryO
                                       const clang::Expr* other, Facts& facts) const {
   const clang::QualType compared = subject->getType();
   const clang::Expr* bare = subject->IgnoreParenImpCasts();
-  if (!fitted(range(bare, {}, 0), compared, values_.context())) return;
+  if (!same_at_test_and_site(bare) || !fitted(range(bare, {}, 0), compared, values_.context())) return;
   const auto limit = range(other, {}, 0);
   if (!limit) return;
   const __int128 lowest = std::numeric_limits<std::int64_t>::min();
@@ -281,6 +281,36 @@ void IndexBounds::add_comparison_fact(const clang::Expr* subject, clang::BinaryO
   }
   bare->Profile(fact.subject, values_.context(), /*Canonical=*/true);
   facts.push_back(std::move(fact));
+}
+
+// A fact is matched to the site by the subject's shape, so it holds there only if the subject
+// has the value it had at the test: built of constants, thread coordinates, witnesses and
+// variables that nothing assigns after their declaration (a counter but by its loop's
+// increment, which runs after the body). A read of memory or any other call may change.
+bool IndexBounds::same_at_test_and_site(const clang::Expr* subject) const {
+  subject = subject->IgnoreParenImpCasts();
+  if (values_.constant(subject) || vocabulary_value(subject)) return true;
+  if (const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(subject)) {
+    if (llvm::isa<clang::EnumConstantDecl>(ref->getDecl())) return true;
+    const auto* var = llvm::dyn_cast<clang::VarDecl>(ref->getDecl());
+    if (var == nullptr) return false;
+    const clang::ForStmt* loop = values_.counted_loop(var);
+    return only_read(var, loop ? loop->getInc() : nullptr);
+  }
+  if (const auto* call = llvm::dyn_cast<clang::CallExpr>(subject))
+    return min_or_max(call) && same_at_test_and_site(call->getArg(0)) && same_at_test_and_site(call->getArg(1));
+  if (llvm::isa<clang::BinaryOperator, clang::UnaryOperator, clang::ConditionalOperator, clang::CastExpr,
+                clang::MaterializeTemporaryExpr, clang::FullExpr>(subject)) {
+    if (const auto* op = llvm::dyn_cast<clang::UnaryOperator>(subject);
+        op && (op->isIncrementDecrementOp() || op->getOpcode() == clang::UO_Deref))
+      return false;
+    if (const auto* op = llvm::dyn_cast<clang::BinaryOperator>(subject); op && op->isAssignmentOp()) return false;
+    return llvm::all_of(subject->children(), [&](const clang::Stmt* child) {
+      const auto* operand = llvm::dyn_cast_or_null<clang::Expr>(child);
+      return operand != nullptr && same_at_test_and_site(operand);
+    });
+  }
+  return false;
 }
 
 std::optional<IndexRange> IndexBounds::variable_range(const clang::VarDecl* var, int depth) const {

@@ -50,6 +50,7 @@ class IndexBounds {
   // Thread coordinates, witnesses' values and the extents of a thread's output piece.
   std::optional<IndexRange> vocabulary_value(const clang::Expr* expr) const;
   bool only_read(const clang::VarDecl* var, const clang::Stmt* except) const;
+  bool same_at_test_and_site(const clang::Expr* subject) const;
   void add_facts(const clang::Expr* condition, bool holds, Facts& facts) const;
   void add_comparison_fact(const clang::Expr* subject, clang::BinaryOperatorKind op,
                            const clang::Expr* other, Facts& facts) const;

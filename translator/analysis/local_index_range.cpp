@@ -38,6 +38,40 @@ std::optional<std::int64_t> lane_modulus(const ThreadValues& values, const clang
   return std::nullopt;
 }
 
+// The form of `expr` where it is the value itself in every thread of the block, not only
+// congruent to it: an unsigned form is the value modulo 2^width (`t - 1u` is L - 1, which is
+// 4294967295 in thread 0), and an order compares values. A form that is the value modulo 2^width
+// and lies within the type's range wherever the value does is the value. A lone uniform symbol
+// is its own value.
+std::optional<Affine> exact_form(const ThreadValues& values, const clang::Expr* expr) {
+  std::optional<Affine> form = values.affine(expr);
+  if (!form || form->divisor != 1) return std::nullopt;
+  if (!form->symbols.empty()) {
+    const bool lone = form->symbols.size() == 1 && form->symbols.begin()->second == 1 &&
+                      !form->varies_by_thread() && form->constant == 0;
+    return lone ? form : std::nullopt;
+  }
+  const BlockShape& shape = values.shape();
+  if (form->varies_by_thread() && !shape.known()) return std::nullopt;
+  __int128 low = form->constant, high = form->constant;
+  const auto add_term = [&](std::int64_t coefficient, std::uint64_t extent) {
+    const __int128 farthest = __int128(coefficient) * __int128(extent - 1);
+    (farthest < 0 ? low : high) += farthest;
+  };
+  if (form->local != 0) add_term(form->local, *shape.threads());
+  if (form->x != 0) add_term(form->x, shape.extent[0]);
+  if (form->y != 0) add_term(form->y, shape.extent[1]);
+  const clang::QualType type = expr->getType();
+  if (!type->isIntegralOrEnumerationType()) return std::nullopt;
+  const unsigned width = values.context().getIntWidth(type);
+  const __int128 one = 1;
+  const bool is_unsigned = type->isUnsignedIntegerOrEnumerationType();
+  const __int128 lowest = is_unsigned ? 0 : -(one << (width - 1));
+  const __int128 highest = is_unsigned ? (one << width) - 1 : (one << (width - 1)) - 1;
+  if (low < lowest || high > highest) return std::nullopt;
+  return form;
+}
+
 clang::BinaryOperatorKind negate(clang::BinaryOperatorKind op) {
   switch (op) {
     case clang::BO_LT: return clang::BO_GE;
@@ -105,13 +139,14 @@ void add_condition(const ThreadValues& values, const clang::Expr* expr, bool hol
       }
     }
   }
-  auto lhs = values.affine(comparison->getLHS());
-  auto rhs = values.affine(comparison->getRHS());
-  if (!lhs || !rhs) return;
-  // (L) / d compared with a constant c: L lies in whole buckets of d.
-  if (lhs->divisor > 1 && lhs->local == 1 && lhs->symbols.empty() && lhs->constant == 0 &&
-      rhs->is_constant()) {
-    const std::int64_t d = lhs->divisor, c = rhs->constant;
+  auto rhs = exact_form(values, comparison->getRHS());
+  if (!rhs) return;
+  // (L) / d compared with a constant c: L lies in whole buckets of d (L / d is L's bucket, in any
+  // type that holds L).
+  if (auto bucket = values.affine(comparison->getLHS());
+      bucket && bucket->divisor > 1 && bucket->local == 1 && bucket->x == 0 && bucket->y == 0 &&
+      bucket->symbols.empty() && bucket->constant == 0 && rhs->is_constant()) {
+    const std::int64_t d = bucket->divisor, c = rhs->constant;
     if (op == clang::BO_EQ) {
       range.lower.push_back(constant(c * d));
       range.upper.push_back(constant(c * d + d));
@@ -120,7 +155,8 @@ void add_condition(const ThreadValues& values, const clang::Expr* expr, bool hol
     }
     return;
   }
-  if (lhs->divisor != 1 || rhs->divisor != 1) return;
+  auto lhs = exact_form(values, comparison->getLHS());
+  if (!lhs) return;
   Affine difference = lhs->plus(*rhs, -1);  // difference op 0
   if (difference.local == -1) {
     difference = difference.scaled(-1);
@@ -129,6 +165,8 @@ void add_condition(const ThreadValues& values, const clang::Expr* expr, bool hol
   if (difference.local != 1) return;
   Affine rest = difference;
   rest.local = 0;
+  // A bound that holds the thread's own coordinates is another bound in each thread.
+  if (rest.x != 0 || rest.y != 0) return;
   bound(range, op, rest.scaled(-1));  // L op -rest
 }
 
@@ -181,7 +219,10 @@ bool distinct_for_different_threads(const Affine& a, const LocalRange& ra, const
   if (a.x || a.y || b.x || b.y) return coordinates_never_meet(a, b, shape);
   // One slot per warp, written by lane 0 only: `partial[lid / 32]` under `lane == 0`.
   if (a.divisor != 1 || b.divisor != 1) {
-    return a == b && a.local == 1 && a.symbols.empty() && ra.modulus % a.divisor == 0 &&
+    // Only for a dividend never negative: division truncates toward zero, so -5 / 32 and 27 / 32
+    // are both 0.
+    return a == b && a.local == 1 && a.symbols.empty() && a.x == 0 && a.y == 0 && a.constant >= 0 &&
+           ra.modulus % a.divisor == 0 &&
            rb.modulus % a.divisor == 0 && ra.residue == rb.residue;
   }
   if (a.local == 0 && b.local == 0) {

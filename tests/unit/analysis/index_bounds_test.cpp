@@ -191,6 +191,15 @@ TEST(IndexBounds, ConditionsAtTheSiteNarrowTheRange) {
 // Only a condition that holds on every way to the site narrows: one side of an `||`, a test the
 // site does not depend on, or a failed unsigned test of a signed value (`shifted >= 8u` fails for
 // shifted = -8 as well as 7) says nothing.
+// A condition's fact is matched by the subject's shape, so it must not outlive a change to
+// what the subject reads: after `x += 1u`, `x & 7u` is no longer below 4.
+TEST(IndexBounds, AConditionSaysNothingOnceItsSubjectChanges) {
+  const Bounds changed = bounds_of("unsigned x = n;\nif ((x & 7u) < 4u) { x += 1u; use(0u + (x & 7u)); }", {{256, 1, 1}});
+  EXPECT_EQ(changed.range_there("0u + (x & 7u)"), "[0, 7]");
+  const Bounds kept = bounds_of("const unsigned x = n;\nif ((x & 7u) < 4u) use(0u + (x & 7u));", {{256, 1, 1}});
+  EXPECT_EQ(kept.range_there("0u + (x & 7u)"), "[0, 3]");
+}
+
 TEST(IndexBounds, ConditionsThatNeedNotHoldDoNotNarrow) {
   const Bounds b = bounds_of("if (tx < 16 || ty < 2) use(tx + 240);\n"
                              "if (tx < 4) use(1); use(tx * 2);\n"

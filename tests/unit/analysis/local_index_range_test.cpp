@@ -175,6 +175,27 @@ TEST(LocalIndexRange, OneSlotPerWarpWhenOnlyOneLaneWrites) {
   EXPECT_FALSE(accesses_of("if (t % 16 == 0) s[t / 32] = 1;").distinct(0, 0));
 }
 
+// An order compares values, and an unsigned form is the value only modulo 2^32: `t - 1u < 8u`
+// failing does not put thread 0 (where t - 1u wraps) past 8, and 4294967295u is no -1.
+TEST(LocalIndexRange, ConditionsOnWrappingValuesDoNotBound) {
+  EXPECT_FALSE(accesses_of("if (t - 1u < 8u) v = s[t - 1u]; else s[t] = 1;").distinct(0, 1));
+  EXPECT_FALSE(accesses_of("if (t < 4294967295u) { s[t] = 1; v = s[t + 1]; }").distinct(0, 1));
+  // Where nothing wraps the bound stands: t + 1 < 129 keeps t below 128.
+  EXPECT_TRUE(accesses_of("if (t + 1 < 129) s[t] += s[t + 128];").distinct(0, 1));
+}
+
+// `t < tx + 1` bounds each thread by its own column: no bound common to the block.
+TEST(LocalIndexRange, ABoundOfTheThreadsOwnCoordinatesIsNoBound) {
+  EXPECT_FALSE(accesses_of("if (t < tx + 1) { s[t] = 1; v = s[t + 1]; }", {{16, 16, 1}}).distinct(0, 1));
+}
+
+// Division truncates toward zero: (t - 5) / 32 is 0 for threads 0 and 32, both lane 0; with a
+// dividend never negative, each warp has its slot.
+TEST(LocalIndexRange, ANegativeDividendMergesWarpSlots) {
+  EXPECT_FALSE(accesses_of("if (lane.get() == 0) s[(int(t) - 5) / 32] = 1;").distinct(0, 0));
+  EXPECT_TRUE(accesses_of("if (lane.get() == 0) s[(t + 5) / 32] = 1;").distinct(0, 0));
+}
+
 TEST(LocalIndexRange, ConstantSlotsAreDistinctUnlessShared) {
   EXPECT_TRUE(accesses_of("s[0] = 1; v = s[1];").distinct(0, 1));
   EXPECT_FALSE(accesses_of("s[0] = 1;").distinct(0, 0));

@@ -96,6 +96,18 @@ TEST(ProvenSubscripts, ConditionsAtTheAccessNarrowItsIndex) {
   EXPECT_FALSE(p.proven("few[lane.get() + 0]"));  // lane 4 is one past the end
 }
 
+// The test proved `x & 7u` below 4, but x changed since: x = 3 reaches slot 4, past the end.
+TEST(ProvenSubscripts, AConditionOnAValueChangedSinceProvesNothing) {
+  const Proofs p = proofs_of(kernel("f", "domain = 1, block = (256, 1, 1)",
+                                    "auto few = carbide::block::shared<float, 4>();\n"
+                                    "unsigned x = offset;\n"
+                                    "if ((x & 7u) < 4u) { x += 1u; sum += few[x & 7u]; }\n"
+                                    "const unsigned y = offset;\n"
+                                    "if ((y & 7u) < 4u) sum += few[y & 7u];"));
+  EXPECT_FALSE(p.proven("few[x & 7u]"));
+  EXPECT_TRUE(p.proven("few[y & 7u]"));
+}
+
 TEST(ProvenSubscripts, UnknownNegativeOrWrappingIndexesNotProven) {
   const Proofs p = proofs_of(kernel("f", "domain = 2, block = (32, 8, 1)",
                                     "auto tile = carbide::block::shared<float, 256>();\n"
