@@ -37,6 +37,18 @@ TEST(TileReference, SoftmaxOfARowSumsToOne) {
   EXPECT_NEAR(y[5] / y[4], std::exp(1.0), 1e-5);
 }
 
+// An integer has no infinity (numeric_limits gives 0): max starts at its lowest value and min at
+// its largest, so all-negative maxima and all-positive minima are right, as on the GPU.
+TEST(TileReference, IntegerMaximaAndMinimaStartAtTheTypesExtremes) {
+  const auto t = ct::iota<int, ct::shape<2, 3>>();  // 0 1 2 / 3 4 5
+  const auto negative = -t - ct::full<int, ct::shape<2, 3>>(1);  // -1 -2 -3 / -4 -5 -6
+  EXPECT_EQ(ct::reduce_max<1>(negative)[0], -1);
+  EXPECT_EQ(ct::reduce_max<1>(negative)[1], -4);
+  const auto positive = t + ct::full<int, ct::shape<2, 3>>(1);  // 1 2 3 / 4 5 6
+  EXPECT_EQ(ct::reduce_min<1>(positive)[0], 1);
+  EXPECT_EQ(ct::reduce_min<0>(positive)[2], 3);
+}
+
 TEST(TileReference, ReductionsRemoveTheirAxis) {
   const auto t = ct::iota<float, ct::shape<2, 3>>();  // 0 1 2 / 3 4 5
   const ct::tile<float, ct::shape<2>> rows = ct::reduce_sum<1>(t);

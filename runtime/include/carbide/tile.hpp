@@ -448,15 +448,25 @@ template <int Axis, class T, class S>
 tile<T, remove_axis_t<Axis, S>> reduce_sum(const tile<T, S>& a) {
   return detail::reduce<Axis>(a, 0, [](auto x, auto y) { return x + y; });
 }
+namespace detail {
+// Where max and min start: the infinities where the type has them, else its extremes (an
+// integer's infinity() is 0), as the device's reductions start (tile/block_reduce.hpp).
+template <class C>
+constexpr C below_all() {
+  return std::numeric_limits<C>::has_infinity ? -std::numeric_limits<C>::infinity() : std::numeric_limits<C>::lowest();
+}
+template <class C>
+constexpr C above_all() {
+  return std::numeric_limits<C>::has_infinity ? std::numeric_limits<C>::infinity() : std::numeric_limits<C>::max();
+}
+}  // namespace detail
 template <int Axis, class T, class S>
 tile<T, remove_axis_t<Axis, S>> reduce_max(const tile<T, S>& a) {
-  return detail::reduce<Axis>(a, -std::numeric_limits<detail::compute_t<T>>::infinity(),
-                              [](auto x, auto y) { return x < y ? y : x; });
+  return detail::reduce<Axis>(a, detail::below_all<detail::compute_t<T>>(), [](auto x, auto y) { return x < y ? y : x; });
 }
 template <int Axis, class T, class S>
 tile<T, remove_axis_t<Axis, S>> reduce_min(const tile<T, S>& a) {
-  return detail::reduce<Axis>(a, std::numeric_limits<detail::compute_t<T>>::infinity(),
-                              [](auto x, auto y) { return y < x ? y : x; });
+  return detail::reduce<Axis>(a, detail::above_all<detail::compute_t<T>>(), [](auto x, auto y) { return y < x ? y : x; });
 }
 
 // The index along `Axis` of each line's largest (argmax) or smallest (argmin) element: shape<BM, BN>
