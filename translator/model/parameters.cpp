@@ -121,11 +121,30 @@ bool spells_an_argument_expression(clang::QualType type) {
   return finder.found;
 }
 
+// True when `type` names an alias the user declared (`using Taps = vec<float, 17>;`): the API
+// header comes before the user's code, so it cannot name the alias, only what it stands for.
+bool names_a_user_alias(clang::QualType type, const clang::ASTContext& context) {
+  struct Finder : clang::RecursiveASTVisitor<Finder> {
+    const clang::SourceManager* sources = nullptr;
+    bool found = false;
+    bool VisitTypedefType(clang::TypedefType* alias) {
+      found = found || in_user_code(*sources, alias->getDecl());
+      return !found;
+    }
+  };
+  Finder finder;
+  finder.sources = &context.getSourceManager();
+  finder.TraverseType(type);
+  return finder.found;
+}
+
 }  // namespace
 
 std::string spell_type(clang::QualType type, const clang::ASTContext& context) {
-  // Outside a template the canonical type has the arguments' values (`vec<float, 5>`).
-  if (!type->isDependentType() && spells_an_argument_expression(type)) type = type.getCanonicalType();
+  // Outside a template the canonical type has the arguments' values (`vec<float, 5>`) and no
+  // alias of the user's.
+  if (!type->isDependentType() && (spells_an_argument_expression(type) || names_a_user_alias(type, context)))
+    type = type.getCanonicalType();
   clang::PrintingPolicy policy(context.getLangOpts());
   policy.SuppressScope = false;
   policy.FullyQualifiedName = true;
