@@ -3,6 +3,7 @@
 #include "device_walk.hpp"
 #include "analysis/collective_sites.hpp"
 #include "analysis/device_analysis.hpp"
+#include "analysis/shared_accesses.hpp"
 #include "analysis/thread_values.hpp"
 #include "model/dialect.hpp"
 #include "model/vocabulary.hpp"
@@ -406,6 +407,41 @@ bool reaches(const clang::FunctionDecl* from, const clang::FunctionDecl* target,
   return false;
 }
 
+// The analyses follow a kernel's helpers through analysis::kMaxHelperDepth calls below the
+// first; a call deeper below a kernel than that is refused, so that no helper's shared accesses
+// are followed in part. Recursive calls are left to their own finding.
+void report_calls_too_deep(const RuleContext& context, std::string_view rule, const std::vector<DeviceCall>& calls,
+                           const CallGraph& graph) {
+  constexpr int kDeepest = analysis::kMaxHelperDepth + 1;
+  std::map<const clang::FunctionDecl*, std::vector<const DeviceCall*>> calls_from;
+  for (const DeviceCall& call : calls) calls_from[call.caller->getCanonicalDecl()].push_back(&call);
+  std::map<const clang::FunctionDecl*, int> deepest;  // the most calls below a kernel each function was met at
+  std::set<const clang::CallExpr*> reported;
+  std::vector<std::pair<const clang::FunctionDecl*, int>> work;
+  for (const model::Module& module : context.program.modules)
+    for (const model::Kernel& kernel : module.kernels) work.push_back({kernel.decl->getCanonicalDecl(), 0});
+  while (!work.empty()) {
+    const auto [function, depth] = work.back();
+    work.pop_back();
+    if (const auto met = deepest.find(function); met != deepest.end() && met->second >= depth) continue;
+    deepest[function] = depth;
+    for (const DeviceCall* call : calls_from[function]) {
+      std::set<const clang::FunctionDecl*> seen;
+      if (call->callee == call->caller || reaches(call->callee, call->caller, graph, seen)) continue;
+      if (depth + 1 <= kDeepest) {
+        work.push_back({call->callee->getCanonicalDecl(), depth + 1});
+      } else if (reported.insert(call->site).second) {
+        context.reporter.report(finding(
+            rule, diag::Severity::Error, call->site->getBeginLoc(),
+            "call to '" + call->callee->getQualifiedNameAsString() + "' more than " + std::to_string(kDeepest) +
+                " helpers below a kernel: the checker follows shared memory and barriers through " +
+                std::to_string(kDeepest) + " levels of helpers; call it from a shallower helper or fold "
+                "a level into its caller"));
+      }
+    }
+  }
+}
+
 }  // namespace
 
 void DeviceUnsupportedRule::check(const RuleContext& context) {
@@ -427,6 +463,7 @@ void DeviceUnsupportedRule::check(const RuleContext& context) {
           "recursive call to '" + call.callee->getQualifiedNameAsString() +
               "': device threads have a small fixed stack; rewrite the recursion as a loop"));
   }
+  report_calls_too_deep(context, name(), calls, graph);
   // What a tile kernel says that is not part of the Tile path's language (carbide-tile-lowering
   // reports what the lowering cannot take for the target).
   for (const tile::PlannedKernel& kernel : context.tiles.kernels())

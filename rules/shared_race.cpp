@@ -211,7 +211,12 @@ void check_pairs(const RuleContext& context, std::string_view rule, const analys
       if (!reported.insert({at.expr, at.in_helper}).second) continue;
       const std::string tile = a.tile ? "'" + a.tile->getNameAsString() + "'" : "dynamic shared memory";
       std::string message;
-      if (&a == &b && at.reads)
+      if (&a == &b && at.aliased)
+        message = describe(context.ast, at) + " lets the address of a slot of " + tile +
+                  ", or a mutable reference to it, out of the expression, and the checker counts that "
+                  "as a write by every thread that runs it; read the element by value, or index it by "
+                  "the local witness";
+      else if (&a == &b && at.reads)
         message = describe(context.ast, at) + " may update the same slot of " + tile +
                   " from different threads at once; count with " +
                   (a.tile ? a.tile->getNameAsString() : "the array") +

@@ -65,4 +65,27 @@ skip:
   if (float* o = out.get_mut(idx)) *o = total.sum + bonus;
 }
 
+
+namespace deep {
+
+// Nine levels of helpers below a kernel are followed.
+float level9(float x) { return x; }
+float level8(float x) { return level9(x) + 1.f; }
+float level7(float x) { return level8(x) + 1.f; }
+float level6(float x) { return level7(x) + 1.f; }
+float level5(float x) { return level6(x) + 1.f; }
+float level4(float x) { return level5(x) + 1.f; }
+float level3(float x) { return level4(x) + 1.f; }
+float level2(float x) { return level3(x) + 1.f; }
+float level1(float x) { return level2(x) + 1.f; }
+
+CARBIDE_KERNEL
+CARBIDE_LAUNCH_CONTRACT(domain = 1, block = 64)
+void nine_levels(carbide::disjoint_span<float> out) {
+  auto idx = carbide::thread::index_1d();
+  if (float* o = out.get_mut(idx)) *o = level1(1.f);
+}
+
+}  // namespace deep
+
 }  // namespace kernels

@@ -45,4 +45,30 @@ void bad(carbide::span<const float> in, carbide::disjoint_span<float> out) {
   // CHECK: device-unsupported.cpp:[[@LINE-1]]:10: error: call to 'kernels::from_elsewhere', whose body is not visible
 }
 
+
+namespace deep {
+
+// A helper more than nine calls below its kernel: the checker follows helpers' shared memory and
+// barriers through nine levels, so the call past them is refused, not followed in part.
+float level10(float x) { return x; }
+float level9(float x) { return level10(x) + 1.f; }
+// CHECK: device-unsupported.cpp:[[@LINE-1]]:32: error: call to 'kernels::deep::level10' more than 9 helpers below a kernel
+float level8(float x) { return level9(x) + 1.f; }
+float level7(float x) { return level8(x) + 1.f; }
+float level6(float x) { return level7(x) + 1.f; }
+float level5(float x) { return level6(x) + 1.f; }
+float level4(float x) { return level5(x) + 1.f; }
+float level3(float x) { return level4(x) + 1.f; }
+float level2(float x) { return level3(x) + 1.f; }
+float level1(float x) { return level2(x) + 1.f; }
+
+CARBIDE_KERNEL
+CARBIDE_LAUNCH_CONTRACT(domain = 1, block = 64)
+void ten_levels(carbide::disjoint_span<float> out) {
+  auto idx = carbide::thread::index_1d();
+  if (float* o = out.get_mut(idx)) *o = level1(1.f);
+}
+
+}  // namespace deep
+
 }  // namespace kernels

@@ -889,4 +889,71 @@ void shared_counter_columns(carbide::span<const unsigned> in, carbide::disjoint_
   if (unsigned* o = out.get_mut(idx)) *o = counts[carbide::thread::thread_idx().x];
 }
 
+// Bad: a helper 18 calls below its kernel runs in the kernel's block like any other, and every
+// thread writes slot 0 of its own array. (The chain is also deeper than the checker follows
+// helpers' shared memory through, which carbide-device-unsupported refuses.)
+void deep_flag(carbide::disjoint_span<float> out) {
+  auto flag = carbide::block::shared<float, 1>();
+  flag[0] = 1.f;
+  // CHECK: shared-race.cpp:[[@LINE-1]]:3: error: 'flag[0]' may write the same slot of 'flag' from different threads
+  carbide::block::sync();
+  if (float* o = out.get_mut(carbide::thread::index_1d())) *o = flag[0];
+}
+void deep16(carbide::disjoint_span<float> out) { deep_flag(out); }
+void deep15(carbide::disjoint_span<float> out) { deep16(out); }
+void deep14(carbide::disjoint_span<float> out) { deep15(out); }
+void deep13(carbide::disjoint_span<float> out) { deep14(out); }
+void deep12(carbide::disjoint_span<float> out) { deep13(out); }
+void deep11(carbide::disjoint_span<float> out) { deep12(out); }
+void deep10(carbide::disjoint_span<float> out) { deep11(out); }
+void deep9(carbide::disjoint_span<float> out) { deep10(out); }
+void deep8(carbide::disjoint_span<float> out) { deep9(out); }
+// CHECK: shared-race.cpp:[[@LINE-1]]:49: error: call to 'kernels::deep9' more than 9 helpers below a kernel: the checker follows shared memory and barriers through 9 levels of helpers; call it from a shallower helper or fold a level into its caller [carbide-device-unsupported]
+void deep7(carbide::disjoint_span<float> out) { deep8(out); }
+void deep6(carbide::disjoint_span<float> out) { deep7(out); }
+void deep5(carbide::disjoint_span<float> out) { deep6(out); }
+void deep4(carbide::disjoint_span<float> out) { deep5(out); }
+void deep3(carbide::disjoint_span<float> out) { deep4(out); }
+void deep2(carbide::disjoint_span<float> out) { deep3(out); }
+void deep1(carbide::disjoint_span<float> out) { deep2(out); }
+void deep0(carbide::disjoint_span<float> out) { deep1(out); }
+
+CARBIDE_KERNEL
+CARBIDE_LAUNCH_CONTRACT(domain = 1, block = (kBlock, 1, 1))
+void deep_helper_race(carbide::disjoint_span<float> out) { deep0(out); }
+
 }  // namespace kernels
+
+namespace escaping {
+
+// Bad: the address of a slot leaves the expression; every thread may write through it, and the
+// advice is to read the element by value, not to count with fetch_add.
+CARBIDE_KERNEL
+CARBIDE_LAUNCH_CONTRACT(domain = 1, block = (64, 1, 1))
+void address_of_a_slot(carbide::span<const float> in, carbide::disjoint_span<float> out) {
+  auto idx = carbide::thread::index_1d();
+  auto lid = carbide::thread::local_index();
+  auto s = carbide::block::shared<float, 64>();
+  s[lid] = in[idx.get()];
+  carbide::block::sync();
+  const float* first = &s[0];
+  // CHECK: shared-race.cpp:[[@LINE-1]]:25: error: 's[0]' lets the address of a slot of 's', or a mutable reference to it, out of the expression, and the checker counts that as a write by every thread that runs it; read the element by value, or index it by the local witness [carbide-shared-race]
+  CARBIDE_UNSAFE("reads one slot every thread wrote before the barrier") {
+    if (float* o = out.get_mut(idx)) *o = *first;
+  }
+}
+
+// Good: the same element read by value.
+CARBIDE_KERNEL
+CARBIDE_LAUNCH_CONTRACT(domain = 1, block = (64, 1, 1))
+void value_of_a_slot(carbide::span<const float> in, carbide::disjoint_span<float> out) {
+  auto idx = carbide::thread::index_1d();
+  auto lid = carbide::thread::local_index();
+  auto s = carbide::block::shared<float, 64>();
+  s[lid] = in[idx.get()];
+  carbide::block::sync();
+  const float first = s[0];
+  if (float* o = out.get_mut(idx)) *o = first;
+}
+
+}  // namespace escaping

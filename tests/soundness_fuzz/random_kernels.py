@@ -4,8 +4,9 @@ engine's run-time checks.
 
 Each seed makes one file of random, type-correct kernels in Carbide's dialect: shared memory and
 barriers under every kind of control flow (if, loops, switch, goto, ?:, &&, continue and break,
-early returns), helpers with barriers, a struct whose constructor and destructor synchronize,
-warp collectives, atomics, casts and pointers. `carbide check` judges each kernel; the soundness
+early returns), helpers with and without barriers, a struct whose constructor and destructor
+synchronize, warp collectives, atomics, casts, references, lvalue ?: and pointers, and indexes and
+conditions whose unsigned arithmetic wraps in some threads. `carbide check` judges each kernel; the soundness
 oracle (tests/oracle) runs every kernel it accepts on the CPU context with its checks, over the
 scalars 1, 4 and 37. An accepted kernel whose run reports a data race or a divergent barrier or
 collective is a soundness bug: it is reduced (statements dropped while check still accepts it and
@@ -43,6 +44,16 @@ struct Guard {{
   ~Guard() {{ carbide::block::sync(); }}
 }};
 
+template <std::size_t N>
+void put(carbide::shared_array<float, N>& tile, unsigned slot, float value) {{
+  tile[slot] = value;
+}}
+
+template <std::size_t N>
+float get(const carbide::shared_array<float, N>& tile, unsigned slot) {{
+  return tile[slot];
+}}
+
 """
 
 
@@ -73,8 +84,39 @@ class Kernel:
         return self.rng.choice([f"s > {c}", f"s % 2 == 0", f"s < {c}", "s == 4"])
 
     def divergent_condition(self):
-        return self.rng.choice([f"lid.get() < {self.rng.randint(1, self.block)}", "lid.get() % 2 == 0",
-                                "acc > 0.5f", "idx.get() % 3 == 0"])
+        b = self.block
+        return self.rng.choice([f"lid.get() < {self.rng.randint(1, b)}", "lid.get() % 2 == 0",
+                                "acc > 0.5f", "idx.get() % 3 == 0",
+                                # Unsigned arithmetic that wraps in some threads, and bounds past
+                                # what a signed 32-bit number holds.
+                                f"lid.get() - {self.rng.randint(1, 3)}u < {self.rng.randint(1, b // 2)}u",
+                                f"lid.get() + {self.rng.randint(1, 8)}u < {self.rng.randint(1, b)}u",
+                                "lid.get() < 4294967295u", f"lid.get() >= {self.rng.randint(0, b)}u"])
+
+    def unsigned_arithmetic(self):
+        """Accesses whose safety rests on arithmetic at its type's width."""
+        b, rng = self.block, self.rng
+        c = rng.randint(1, 3)
+        k = rng.randint(1, b - c)
+        slot = rng.choice([f"lid.get() - {c}u", f"(static_cast<int>(lid.get()) - {c * 2}) / 32 + 1",
+                           "(lid.get() + 5u) / 32"])
+        return rng.choice([
+            [f"if (lid.get() - {c}u < {k}u) acc += tile[lid.get() - {c}u];", f"else tile[lid.get()] = {self.value()};"],
+            [f"if (lid.get() + 1u < {b}u && lid.get() < 4294967295u) {{",
+             f"  tile[lid.get()] = {self.value()};", "  acc += tile[lid.get() + 1u];", "}"],
+            [f"if (lid.get() % 32 == 0 && lid.get() >= {c}u) tile[{slot}] = {self.value()};"],
+        ])
+
+    def through_a_form(self):
+        """A write or read through a helper, a reference, a cast or an lvalue ?:."""
+        rng = self.rng
+        return rng.choice([
+            [f"put(tile, {self.index()}, {self.value()});"],
+            [f"acc += get(tile, {self.index()});"],
+            ["{", f"  float& slot = tile[{self.index()}];", f"  slot = {self.value()};", "}"],
+            [f"static_cast<float&>(tile[{self.index()}]) = {self.value()};"],
+            [f"({self.condition()} ? tile[{self.index()}] : tile[{self.index()}]) = {self.value()};"],
+        ])
 
     def condition(self):
         return self.uniform_condition() if self.rng.random() < 0.7 else self.divergent_condition()
@@ -96,6 +138,8 @@ class Kernel:
             (1, lambda: ["{", "  Guard guard;", f"  acc += tile[{self.index()}];", "}"]),
             (1, lambda: ["{", "  float* p = &acc;", "  *p += 1.f;", "}"]),
             (1, lambda: [f"acc = synced(acc) + tile[{self.index()}];"]),
+            (1, self.unsigned_arithmetic),
+            (2, self.through_a_form),
         ]
         if in_loop:
             simple.append((2, lambda: [f"if ({self.condition()}) {rng.choice(['continue', 'break'])};"]))
@@ -189,9 +233,13 @@ class Judge:
         accepted = oracle.accepted_kernels(source, errors)
         if not accepted:
             return kernels, accepted, 0, {}
-        _, ran, failures, _ = oracle.oracle(self.args.carbide, self.args.cxx, self.args.include,
-                                            self.args.runtime_lib, self.args.work, self.checks, path)
+        _, ran, failures, not_run = oracle.oracle(self.args.carbide, self.args.cxx, self.args.include,
+                                                  self.args.runtime_lib, self.args.work, self.checks, path)
         unsound = {}
+        # Every generated kernel is one the oracle can launch, in a file that compiles: an accepted
+        # kernel left unrun is a fault of the generator, which would otherwise count untested kernels.
+        for reason in not_run:
+            unsound.setdefault("(harness)", f"an accepted kernel was not run: {reason}")
         for failure in failures:
             for match in re.finditer(r"UNSOUND\s+fuzz::(\w+) \(scalars (\d+)\): (.*)", failure):
                 unsound.setdefault(match.group(1), f"scalar {match.group(2)}: {match.group(3)}")

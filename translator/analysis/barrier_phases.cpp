@@ -85,8 +85,7 @@ const clang::FunctionDecl* barrier_helper(const clang::CallExpr* call) {
 // one (on some path), helpers it calls there followed; each index in its own function's terms.
 std::vector<HelperAccess> boundary_accesses(const clang::FunctionDecl* helper, int depth) {
   std::vector<HelperAccess> found;
-  constexpr int kMaxDepth = 8;
-  if (depth > kMaxDepth) return found;
+  if (depth > kMaxHelperDepth) return found;
   clang::CFG::BuildOptions options;
   options.setAllAlwaysAdd();
   const std::unique_ptr<clang::CFG> cfg =
@@ -176,6 +175,7 @@ class AccessCollector {
     access.reads = use.reads;
     access.writes = use.writes;
     access.atomic = use.atomic;
+    access.aliased = use.aliased;
     access.nodes = nodes;
     const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(handle->IgnoreParenImpCasts());
     if (ref && !is_dynamic_handle(handle)) access.tile = ref->getDecl();

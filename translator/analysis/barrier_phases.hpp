@@ -36,6 +36,7 @@ struct SharedAccess {
   bool reads = false;
   bool writes = false;
   bool atomic = false;  // fetch_add: atomic against other atomics on any slot
+  bool aliased = false;  // its address or a mutable reference leaves the expression (AccessUse)
   // A helper's access to an array its caller passed: `tile[i]` in the helper. The helper is
   // analysed as if inlined at each call, the helper's parameters standing for the arguments.
   const clang::CallExpr* in_helper = nullptr;

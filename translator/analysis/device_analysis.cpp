@@ -137,7 +137,7 @@ DeviceAnalysis::DeviceAnalysis(clang::ASTContext& context, const model::Program&
       BlockShape shape;
       if (kernel.has_valid_contract())
         for (int axis = 0; axis < 3; ++axis) shape.extent[axis] = kernel.contract->parsed->block[axis];
-      add_calling_shape(kernel.decl, shape, 0);
+      add_calling_shape(kernel.decl, shape);
     }
   // Instances share their pattern's CARBIDE_UNSAFE blocks.
   std::sort(unsafe_blocks_.begin(), unsafe_blocks_.end(),
@@ -151,15 +151,12 @@ DeviceAnalysis::DeviceAnalysis(clang::ASTContext& context, const model::Program&
                        unsafe_blocks_.end());
 }
 
-// Each kernel's block reaches the helpers it calls, directly or through other helpers.
-void DeviceAnalysis::add_calling_shape(const clang::FunctionDecl* function, const BlockShape& shape, int depth) {
-  constexpr int kMaxCallDepth = 16;
-  const clang::FunctionDecl* canonical = function->getCanonicalDecl();
-  std::vector<BlockShape>& shapes = calling_shapes_[canonical];
-  if (depth > kMaxCallDepth || std::find(shapes.begin(), shapes.end(), shape) != shapes.end()) return;
-  shapes.push_back(shape);
+namespace {
+
+// The functions other than Carbide's that `function`'s definition calls.
+std::vector<const clang::FunctionDecl*> helpers_called(const clang::FunctionDecl* function) {
   const clang::FunctionDecl* definition = nullptr;
-  if (!function->hasBody(definition)) return;
+  if (!function->hasBody(definition)) return {};
   struct Calls : clang::RecursiveASTVisitor<Calls> {
     std::vector<const clang::FunctionDecl*> callees;
     bool VisitCallExpr(clang::CallExpr* call) {
@@ -169,7 +166,25 @@ void DeviceAnalysis::add_calling_shape(const clang::FunctionDecl* function, cons
     }
   } calls;
   calls.TraverseStmt(definition->getBody());
-  for (const clang::FunctionDecl* callee : calls.callees) add_calling_shape(callee, shape, depth + 1);
+  return calls.callees;
+}
+
+}  // namespace
+
+// Each kernel's block reaches the helpers it calls, directly or through other helpers, however
+// deep: a helper left without it would be analysed in no shape at all. Each function is followed
+// once per shape, so the walk ends on the finite call graph, even a recursive one.
+void DeviceAnalysis::add_calling_shape(const clang::FunctionDecl* kernel, const BlockShape& shape) {
+  std::vector<const clang::FunctionDecl*> pending{kernel};
+  while (!pending.empty()) {
+    const clang::FunctionDecl* function = pending.back();
+    pending.pop_back();
+    std::vector<BlockShape>& shapes = calling_shapes_[function->getCanonicalDecl()];
+    if (std::find(shapes.begin(), shapes.end(), shape) != shapes.end()) continue;
+    shapes.push_back(shape);
+    const std::vector<const clang::FunctionDecl*> callees = helpers_called(function);
+    pending.insert(pending.end(), callees.begin(), callees.end());
+  }
 }
 
 const std::vector<BlockShape>& DeviceAnalysis::calling_shapes(const clang::FunctionDecl* function) const {

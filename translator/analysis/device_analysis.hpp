@@ -53,8 +53,8 @@ class DeviceAnalysis {
   const std::vector<const clang::FunctionDecl*>& definitions() const { return definitions_; }
 
   // The blocks a function runs in: its own contract's for a kernel; for a helper, each distinct
-  // block of the kernels that reach it, so that it is analysed once per calling contract (one
-  // unknown shape when no kernel with a contract reaches it).
+  // block of the kernels that reach it through any depth of calls, so that it is analysed once
+  // per calling contract (one unknown shape when no kernel with a contract reaches it).
   const std::vector<BlockShape>& calling_shapes(const clang::FunctionDecl* function) const;
 
   // Uniformity and affine forms of a device function's values in one of its calling shapes,
@@ -77,7 +77,7 @@ class DeviceAnalysis {
   std::vector<UnsafeBlock> unsafe_blocks_;
   // Every value a local pointer variable is given: its initializer and each assignment.
   std::map<const clang::VarDecl*, std::vector<const clang::Expr*>> pointer_sources_;
-  void add_calling_shape(const clang::FunctionDecl* function, const BlockShape& shape, int depth);
+  void add_calling_shape(const clang::FunctionDecl* kernel, const BlockShape& shape);
 
   std::map<const clang::FunctionDecl*, std::vector<BlockShape>> calling_shapes_;  // by canonical decl
   using ShapeKey = std::pair<const clang::FunctionDecl*, std::array<std::uint64_t, 3>>;

@@ -97,10 +97,14 @@ AccessUse use_of(const clang::Expr* lvalue, const clang::ParentMap& parents, boo
     if (op->isAssignmentOp() && op->getLHS() == lvalue) use.reads = op->isCompoundAssignmentOp();
     return use;
   }
+  if (const auto* op = llvm::dyn_cast<clang::UnaryOperator>(parent)) {
+    use.aliased = op->getOpcode() == clang::UO_AddrOf;
+    return use;
+  }
   if (const auto* declaration = llvm::dyn_cast<clang::DeclStmt>(parent)) {
     for (const clang::Decl* decl : declaration->decls())
       if (const auto* var = llvm::dyn_cast<clang::VarDecl>(decl); var && var->getInit() == lvalue)
-        use.writes = !binds_const(var->getType());
+        use.aliased = use.writes = !binds_const(var->getType());
     return use;
   }
   if (const auto* call = llvm::dyn_cast<clang::CallExpr>(parent)) {
@@ -117,7 +121,7 @@ AccessUse use_of(const clang::Expr* lvalue, const clang::ParentMap& parents, boo
     }
     for (unsigned i = offset; callee && i < call->getNumArgs(); ++i)
       if (call->getArg(i) == lvalue && i - offset < callee->getNumParams())
-        use.writes = !binds_const(callee->getParamDecl(i - offset)->getType());
+        use.aliased = use.writes = !binds_const(callee->getParamDecl(i - offset)->getType());
     return use;
   }
   if (const auto* construct = llvm::dyn_cast<clang::CXXConstructExpr>(parent)) {
@@ -144,8 +148,6 @@ AccessUse classify_use(const clang::CallExpr* access, const clang::ParentMap& pa
 }
 
 namespace {
-
-constexpr int kMaxHelperDepth = 8;
 
 const clang::FunctionDecl* user_definition(const clang::CallExpr* call) {
   const clang::FunctionDecl* callee = call->getDirectCallee();

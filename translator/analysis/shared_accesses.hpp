@@ -26,6 +26,9 @@ struct AccessUse {
   // A subscript into an array member of the element that may leave that member (and reach the
   // next element): the slot is not the access's index alone.
   bool leaves_element = false;
+  // Its address or a mutable reference to it leaves the expression (`&tile[0]`, `float& r =
+  // tile[i]`, a non-const reference parameter): a write wherever the alias goes.
+  bool aliased = false;
 };
 // How the enclosing expression uses the element: read, written, or both; only what surely
 // only reads (a conversion to a value, a const reference, a const member function) is a read.
@@ -53,6 +56,11 @@ struct HelperAccess {
   // For an access of a helper with barriers (BoundaryPhase): which of its phases it runs in.
   unsigned boundary = 0;
 };
+
+// How many calls below the function being analysed helpers are followed (a helper's helpers
+// and theirs); carbide-device-unsupported refuses a call chain from a kernel that goes deeper,
+// so nothing is followed in part.
+constexpr int kMaxHelperDepth = 8;
 
 // The phases of a helper with barriers that run in its caller's phase at the call: the first
 // (before any barrier) and the last (after every barrier), as bits.

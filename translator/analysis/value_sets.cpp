@@ -9,30 +9,52 @@ const clang::VarDecl* local_variable(const clang::Expr* expr) {
   return var && var->isLocalVarDecl() && var->getType()->isIntegralOrEnumerationType() ? var : nullptr;
 }
 
-// `value` as `type` holds it: wrapped to its width, read as signed or unsigned.
-std::int64_t fit(std::int64_t value, clang::QualType type, const clang::ASTContext& context) {
-  const unsigned width = unsigned(context.getIntWidth(type));
-  if (width >= 64) return value;
-  const std::uint64_t mask = (std::uint64_t(1) << width) - 1;
-  std::uint64_t bits = std::uint64_t(value) & mask;
-  if (type->isSignedIntegerOrEnumerationType() && (bits >> (width - 1)) != 0) bits |= ~mask;
-  return std::int64_t(bits);
+// The integer type that holds `type`'s values: an enumeration's underlying type.
+clang::QualType integer_type(clang::QualType type) {
+  if (const auto* enumeration = type->getAs<clang::EnumType>()) return enumeration->getDecl()->getIntegerType();
+  return type;
 }
 
-std::optional<std::int64_t> apply(clang::BinaryOperatorKind op, std::int64_t a, std::int64_t b) {
+// Integers of at most 64 bits (bool among them): those evaluated.
+bool evaluated_type(clang::QualType type, const clang::ASTContext& context) {
+  const clang::QualType integer = integer_type(type);
+  return !integer.isNull() && integer->isIntegerType() && context.getIntWidth(integer) <= 64;
+}
+
+// `value` converted to `type` as C++ converts it: to bool, whether it is non-zero; to another
+// integer, wrapped to its width and read with its signedness.
+llvm::APSInt converted(const llvm::APSInt& value, clang::QualType type, const clang::ASTContext& context) {
+  const clang::QualType integer = integer_type(type);
+  if (integer->isBooleanType()) return llvm::APSInt(llvm::APInt(1, value.isZero() ? 0 : 1), /*isUnsigned=*/true);
+  llvm::APSInt result = value.extOrTrunc(unsigned(context.getIntWidth(integer)));
+  result.setIsUnsigned(!integer->isSignedIntegerType());
+  return result;
+}
+
+// A constant as ThreadValues gives it (its bits, extended to 64), as `type` holds it.
+llvm::APSInt constant_as(std::int64_t value, clang::QualType type, const clang::ASTContext& context) {
+  return converted(llvm::APSInt(llvm::APInt(64, std::uint64_t(value)), /*isUnsigned=*/false), type, context);
+}
+
+// `a op b` in the operation's result type `type`, which both operands already have (but for a
+// shift's right operand); none for an operator not evaluated or a shift past the width.
+std::optional<llvm::APSInt> apply(clang::BinaryOperatorKind op, const llvm::APSInt& a, const llvm::APSInt& b,
+                                  clang::QualType type, const clang::ASTContext& context) {
+  const llvm::APSInt left = converted(a, type, context);
+  if (op == clang::BO_Shl || op == clang::BO_Shr) {
+    const unsigned width = left.getBitWidth();
+    if (b.isNegative() || b.getLimitedValue(width) >= width) return std::nullopt;
+    const unsigned amount = unsigned(b.getZExtValue());
+    return op == clang::BO_Shl ? left << amount : left >> amount;  // >> is arithmetic when signed
+  }
+  const llvm::APSInt right = converted(b, type, context);
   switch (op) {
-    case clang::BO_Add: case clang::BO_AddAssign: return std::int64_t(std::uint64_t(a) + std::uint64_t(b));
-    case clang::BO_Sub: case clang::BO_SubAssign: return std::int64_t(std::uint64_t(a) - std::uint64_t(b));
-    case clang::BO_Mul: case clang::BO_MulAssign: return std::int64_t(std::uint64_t(a) * std::uint64_t(b));
-    case clang::BO_And: case clang::BO_AndAssign: return a & b;
-    case clang::BO_Or: case clang::BO_OrAssign: return a | b;
-    case clang::BO_Xor: case clang::BO_XorAssign: return a ^ b;
-    case clang::BO_Shl: case clang::BO_ShlAssign:
-      if (b < 0 || b > 62) return std::nullopt;
-      return std::int64_t(std::uint64_t(a) << b);
-    case clang::BO_Shr: case clang::BO_ShrAssign:
-      if (b < 0 || b > 62) return std::nullopt;
-      return a >> b;
+    case clang::BO_Add: return left + right;
+    case clang::BO_Sub: return left - right;
+    case clang::BO_Mul: return left * right;
+    case clang::BO_And: return left & right;
+    case clang::BO_Or: return left | right;
+    case clang::BO_Xor: return left ^ right;
     default: return std::nullopt;
   }
 }
@@ -69,36 +91,19 @@ bool ValueSets::collect(const clang::VarDecl* var, std::set<const clang::VarDecl
   return true;
 }
 
-std::optional<std::set<std::int64_t>> ValueSets::evaluate(const clang::Expr* expr, const Sets& sets) const {
+std::optional<ValueSets::Held> ValueSets::evaluate(const clang::Expr* expr, const Sets& sets) const {
   const clang::ASTContext& context = values_.context();
-  if (auto known = values_.constant(expr)) return std::set<std::int64_t>{*known};
-  if (const clang::VarDecl* var = local_variable(expr)) {
-    std::set<std::int64_t> converted;
-    for (std::int64_t value : sets.at(var)) converted.insert(fit(value, expr->getType(), context));
-    return converted;
+  if (!evaluated_type(expr->getType(), context)) return std::nullopt;
+  if (auto known = values_.constant(expr)) return Held{constant_as(*known, expr->getType(), context)};
+  expr = expr->IgnoreParens();
+  if (llvm::isa<clang::DeclRefExpr>(expr)) {
+    const auto found = sets.find(local_variable(expr));
+    return found == sets.end() ? std::nullopt : std::optional(found->second);
   }
-  const clang::Expr* bare = expr->IgnoreParenImpCasts();
-  std::set<std::int64_t> result;
-  if (const auto* op = llvm::dyn_cast<clang::BinaryOperator>(bare)) {
-    auto left = evaluate(op->getLHS(), sets), right = evaluate(op->getRHS(), sets);
-    if (!left || !right) return std::nullopt;
-    for (std::int64_t a : *left)
-      for (std::int64_t b : *right) {
-        auto value = apply(op->getOpcode(), a, b);
-        if (!value) return std::nullopt;
-        result.insert(fit(*value, op->getType(), context));
-        if (result.size() > kLimit) return std::nullopt;
-      }
-    return result;
-  }
-  if (const auto* op = llvm::dyn_cast<clang::UnaryOperator>(bare)) {
-    auto operand = evaluate(op->getSubExpr(), sets);
-    if (!operand) return std::nullopt;
-    for (std::int64_t a : *operand)
-      result.insert(fit(op->getOpcode() == clang::UO_Minus ? -a : ~a, op->getType(), context));
-    return result;
-  }
-  if (const auto* choice = llvm::dyn_cast<clang::ConditionalOperator>(bare)) {
+  if (const auto* cast = llvm::dyn_cast<clang::CastExpr>(expr)) return evaluate_conversion(cast, sets);
+  if (const auto* op = llvm::dyn_cast<clang::BinaryOperator>(expr)) return evaluate_binary(op, sets);
+  if (const auto* op = llvm::dyn_cast<clang::UnaryOperator>(expr)) return evaluate_unary(op, sets);
+  if (const auto* choice = llvm::dyn_cast<clang::ConditionalOperator>(expr)) {
     auto yes = evaluate(choice->getTrueExpr(), sets), no = evaluate(choice->getFalseExpr(), sets);
     if (!yes || !no) return std::nullopt;
     yes->insert(no->begin(), no->end());
@@ -107,31 +112,92 @@ std::optional<std::set<std::int64_t>> ValueSets::evaluate(const clang::Expr* exp
   return std::nullopt;
 }
 
-std::optional<std::set<std::int64_t>> ValueSets::defined(const clang::Stmt* site, const clang::VarDecl* var,
-                                                         const Sets& sets) const {
-  std::optional<std::set<std::int64_t>> result;
+// Only the conversions between integers, each exact; a value read from a variable is as held.
+std::optional<ValueSets::Held> ValueSets::evaluate_conversion(const clang::CastExpr* cast, const Sets& sets) const {
+  switch (cast->getCastKind()) {
+    case clang::CK_LValueToRValue:
+    case clang::CK_NoOp:
+    case clang::CK_IntegralCast:
+    case clang::CK_IntegralToBoolean:
+      break;
+    default:
+      return std::nullopt;
+  }
+  const auto operand = evaluate(cast->getSubExpr(), sets);
+  if (!operand) return std::nullopt;
+  Held result;
+  for (const llvm::APSInt& value : *operand) result.insert(converted(value, cast->getType(), values_.context()));
+  return result;
+}
+
+std::optional<ValueSets::Held> ValueSets::evaluate_binary(const clang::BinaryOperator* op, const Sets& sets) const {
+  if (op->isAssignmentOp()) return std::nullopt;  // its variable's own definition gives its values
+  const auto left = evaluate(op->getLHS(), sets), right = evaluate(op->getRHS(), sets);
+  if (!left || !right) return std::nullopt;
+  Held result;
+  for (const llvm::APSInt& a : *left)
+    for (const llvm::APSInt& b : *right) {
+      auto value = apply(op->getOpcode(), a, b, op->getType(), values_.context());
+      if (!value) return std::nullopt;
+      result.insert(*value);
+      if (result.size() > kLimit) return std::nullopt;
+    }
+  return result;
+}
+
+std::optional<ValueSets::Held> ValueSets::evaluate_unary(const clang::UnaryOperator* op, const Sets& sets) const {
+  if (op->getOpcode() != clang::UO_Minus && op->getOpcode() != clang::UO_Not) return std::nullopt;
+  const auto operand = evaluate(op->getSubExpr(), sets);
+  if (!operand) return std::nullopt;
+  Held result;
+  for (const llvm::APSInt& a : *operand) {
+    const llvm::APSInt value = converted(a, op->getType(), values_.context());
+    result.insert(op->getOpcode() == clang::UO_Minus ? -value : ~value);
+  }
+  return result;
+}
+
+// `v op= x`: every value v had, brought to the operation's type, combined with every x, and the
+// result brought back to v's type.
+std::optional<ValueSets::Held> ValueSets::compound_assigned(const clang::CompoundAssignOperator* op,
+                                                            const clang::VarDecl* var, const Sets& sets) const {
+  const clang::ASTContext& context = values_.context();
+  const clang::QualType computed = op->getComputationResultType();
+  if (!evaluated_type(op->getComputationLHSType(), context) || !evaluated_type(computed, context)) return std::nullopt;
+  const auto right = evaluate(op->getRHS(), sets);
+  if (!right) return std::nullopt;
+  Held result;
+  for (const llvm::APSInt& a : sets.at(var))
+    for (const llvm::APSInt& b : *right) {
+      const llvm::APSInt promoted = converted(a, op->getComputationLHSType(), context);
+      auto value = apply(clang::BinaryOperator::getOpForCompoundAssignment(op->getOpcode()), promoted, b, computed,
+                         context);
+      if (!value) return std::nullopt;
+      result.insert(converted(*value, var->getType(), context));
+    }
+  return result;
+}
+
+std::optional<ValueSets::Held> ValueSets::defined(const clang::Stmt* site, const clang::VarDecl* var,
+                                                  const Sets& sets) const {
+  const clang::ASTContext& context = values_.context();
+  std::optional<Held> result;
   if (site == var->getInit()) {
     result = evaluate(var->getInit(), sets);
+  } else if (const auto* op = llvm::dyn_cast<clang::CompoundAssignOperator>(site)) {
+    result = compound_assigned(op, var, sets);
   } else if (const auto* op = llvm::dyn_cast<clang::BinaryOperator>(site)) {
-    auto right = evaluate(op->getRHS(), sets);
-    if (!right || op->getOpcode() == clang::BO_Assign) {
-      result = right;
-    } else {  // `v op= x`: every value v had, combined with every x
-      result.emplace();
-      for (std::int64_t a : sets.at(var))
-        for (std::int64_t b : *right) {
-          auto value = apply(op->getOpcode(), a, b);
-          if (!value) return std::nullopt;
-          result->insert(*value);
-        }
-    }
+    result = evaluate(op->getRHS(), sets);
   } else if (const auto* op = llvm::dyn_cast<clang::UnaryOperator>(site)) {
     result.emplace();
-    for (std::int64_t a : sets.at(var)) result->insert(op->isIncrementOp() ? a + 1 : a - 1);
+    for (const llvm::APSInt& a : sets.at(var)) {
+      const llvm::APSInt one(llvm::APInt(a.getBitWidth(), 1), a.isUnsigned());
+      result->insert(op->isIncrementOp() ? a + one : a - one);
+    }
   }
   if (!result) return std::nullopt;
-  std::set<std::int64_t> fitted;
-  for (std::int64_t value : *result) fitted.insert(fit(value, var->getType(), values_.context()));
+  Held fitted;
+  for (const llvm::APSInt& value : *result) fitted.insert(converted(value, var->getType(), context));
   return fitted;
 }
 
@@ -139,7 +205,10 @@ std::optional<std::set<std::int64_t>> ValueSets::of(const clang::VarDecl* var) c
   std::set<const clang::VarDecl*> group;
   if (!collect(var, group)) return std::nullopt;
   Sets sets;
-  for (const clang::VarDecl* member : group) sets[member];
+  for (const clang::VarDecl* member : group) {
+    if (!evaluated_type(member->getType(), values_.context())) return std::nullopt;
+    sets[member];
+  }
   // Each round can only add values, and past kLimit we stop: it ends.
   for (bool changed = true; changed;) {
     changed = false;
@@ -147,11 +216,16 @@ std::optional<std::set<std::int64_t>> ValueSets::of(const clang::VarDecl* var) c
       for (const clang::Stmt* site : values_.definition_sites(member)) {
         auto values = defined(site, member, sets);
         if (!values) return std::nullopt;
-        for (std::int64_t value : *values) changed = sets[member].insert(value).second || changed;
+        for (const llvm::APSInt& value : *values) changed = sets[member].insert(value).second || changed;
         if (sets[member].size() > kLimit) return std::nullopt;
       }
   }
-  return sets.at(var);
+  std::set<std::int64_t> values;
+  for (const llvm::APSInt& value : sets.at(var)) {
+    if (!value.isRepresentableByInt64()) return std::nullopt;  // an unsigned 64-bit value past 2^63
+    values.insert(value.getExtValue());
+  }
+  return values;
 }
 
 }  // namespace carbide::analysis

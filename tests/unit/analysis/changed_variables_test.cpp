@@ -19,7 +19,9 @@ const char* const kHelpers =
     "struct Acc { int total; Acc& operator+=(int k) { total += k; return *this; } };\n"
     "void bump(int& v) { ++v; }\n"
     "int peek(const int& v) { return v; }\n"
-    "int copy(int v) { return v; }\n";
+    "int copy(int v) { return v; }\n"
+    "struct Counter { int count; void tick() { ++count; } int value() const { return count; } };\n"
+    "struct Ref { int& r; };\n";
 
 struct Function {
   std::unique_ptr<clang::ASTUnit> ast;
@@ -138,6 +140,56 @@ TEST(ChangedVariables, OnlyTheStatementAskedIsSearched) {
   EXPECT_TRUE(changed.assigned.count(f.variable("i")));
   EXPECT_TRUE(changed.assigned.count(f.variable("sum")));
   EXPECT_FALSE(changed.changed(f.variable("base")));
+}
+
+// A lambda's call passes the closure first: `k` is the argument for the lambda's `int&`.
+TEST(ChangedVariables, ALambdasArgumentForAMutableReferenceAliases) {
+  const Function f = parsed("int k = 0; auto set = [](int& v) { v = 5; }; set(k);");
+  const auto changed = changed_variables(f.body());
+  EXPECT_TRUE(changed.aliased.count(f.variable("k")));
+  EXPECT_FALSE(changed.changed(f.variable("set")));  // a lambda that is not mutable stays as it was
+}
+
+// A non-const member function may change its object through `this`; a const one only reads it.
+TEST(ChangedVariables, ANonConstMemberCallChangesItsObject) {
+  const Function f = parsed("Counter counter{0}, other{0}; counter.tick(); (void)other.value();");
+  const auto changed = changed_variables(f.body());
+  EXPECT_TRUE(changed.aliased.count(f.variable("counter")));
+  EXPECT_FALSE(changed.changed(f.variable("other")));
+}
+
+// A range-for's mutable reference is bound to each element: writing it writes the array. A copy
+// of each element leaves the array alone.
+TEST(ChangedVariables, ARangeForsMutableReferenceAliasesTheArray) {
+  const Function f = parsed("int arr[4] = {}, copied[4] = {};\n"
+                            "for (int& v : arr) v = 1; for (int v : copied) (void)v;");
+  const auto changed = changed_variables(f.body());
+  EXPECT_TRUE(changed.aliased.count(f.variable("arr")));
+  EXPECT_FALSE(changed.changed(f.variable("copied")));
+}
+
+// A reference member bound to a variable lets a write through the member change it.
+TEST(ChangedVariables, AReferenceMemberBoundToAVariableAliasesIt) {
+  const Function f = parsed("int a = 0; Ref holder{a}; holder.r = 5;");
+  EXPECT_TRUE(changed_variables(f.body()).aliased.count(f.variable("a")));
+}
+
+// `(c ? a : b) = x` writes either arm, and no assignment names it: both are aliased.
+TEST(ChangedVariables, AWriteThroughAConditionalChangesBothArms) {
+  const Function f = parsed("int a = 0, b = 0; (n > 2 ? a : b) = 5;");
+  const auto changed = changed_variables(f.body());
+  for (const char* name : {"a", "b"}) {
+    EXPECT_TRUE(changed.aliased.count(f.variable(name))) << name;
+    EXPECT_FALSE(changed.assigned.count(f.variable(name))) << name;
+  }
+}
+
+// A mutable reference bound to a conditional may be either arm.
+TEST(ChangedVariables, AReferenceBoundToAConditionalAliasesBothArms) {
+  const Function f = parsed("int a = 0, b = 0; int& r = n > 2 ? a : b; r = 5;");
+  const auto changed = changed_variables(f.body());
+  EXPECT_TRUE(changed.aliased.count(f.variable("a")));
+  EXPECT_TRUE(changed.aliased.count(f.variable("b")));
 }
 
 TEST(ChangedVariables, NoStatementChangesNothing) {

@@ -203,6 +203,17 @@ TEST(DeviceAnalysis, HelpersRunInTheBlocksOfTheKernelsThatReachThem) {
   EXPECT_FALSE(unreached[0].known());
 }
 
+// A chain of helpers 40 calls deep: the last still runs in the kernel's block. Were it given no
+// shape, it would be analysed in none, and a race in it would go unreported.
+TEST(DeviceAnalysis, AHelperFarBelowItsKernelRunsInItsBlock) {
+  constexpr int kDepth = 40;
+  std::string helpers = "void h" + std::to_string(kDepth) + "(float* e) { *e = 1.f; }\n";
+  for (int level = kDepth - 1; level >= 0; --level)
+    helpers += "void h" + std::to_string(level) + "(float* e) { h" + std::to_string(level + 1) + "(e); }\n";
+  const Analysed a(in_namespace(helpers + kernel("deep", "(256, 1, 1)", "if (float* e = out.get_mut(idx)) h0(e);")));
+  EXPECT_EQ(shapes(a, "h" + std::to_string(kDepth)), std::vector<BlockShape>{k256});
+}
+
 TEST(DeviceAnalysis, PerShapeAnalysesAreBuiltOnce) {
   const Analysed a(kTwoKernels);
   const clang::FunctionDecl* helper = a.function("shared_helper");

@@ -93,6 +93,25 @@ TEST(ValueSets, ValuesAreHeldAsTheVariablesTypeHoldsThem) {
   EXPECT_EQ(f.of("all"), set_of({4294967295}));
 }
 
+// Past 2^63 an unsigned 64-bit value is still unsigned: `>>` shifts zeros in. Such a value does
+// not fit the answer's std::int64_t, so the variable holding it has none.
+TEST(ValueSets, AnUnsigned64BitValueShiftsInZeros) {
+  const Function f = parsed("unsigned long long mask = 0;\n"
+                            "for (unsigned i = 0; i < n; ++i) mask = ~mask;\n"
+                            "unsigned long long top = mask >> 60; out[top] = 0;");
+  EXPECT_EQ(f.of("top"), set_of({0, 15}));
+  EXPECT_EQ(f.of("mask"), std::nullopt);
+}
+
+// A conversion to bool tests for non-zero: 2 converts to true, not to its low bit.
+TEST(ValueSets, AConversionToBoolTestsForNonZero) {
+  const Function f = parsed("int phase = 0; bool high = false;\n"
+                            "for (unsigned i = 0; i < n; ++i) { phase = (phase + 1) & 3; high = phase & 2; }\n"
+                            "int count = n > 4 ? 0 : 2; bool any = count; out[high + any] = 0;");
+  EXPECT_EQ(f.of("high"), set_of({0, 1}));
+  EXPECT_EQ(f.of("any"), set_of({0, 1}));
+}
+
 // A definition that reads a parameter, a call or memory can be anything: the sound answer is none.
 TEST(ValueSets, ADefinitionReadingAnythingElseHasNone) {
   const Function f = parsed("int from_parameter = 0, from_call = 0, from_memory = 0;\n"
