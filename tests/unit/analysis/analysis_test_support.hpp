@@ -35,6 +35,21 @@ inline const clang::FunctionDecl* function_named(clang::ASTContext& context, con
   return finder.found;
 }
 
+// The first variable (a local or a parameter) of `function` named `name`.
+inline const clang::VarDecl* variable_named(const clang::FunctionDecl* function, const std::string& name) {
+  struct Finder : clang::RecursiveASTVisitor<Finder> {
+    std::string name;
+    const clang::VarDecl* found = nullptr;
+    bool VisitVarDecl(clang::VarDecl* var) {
+      if (found == nullptr && var->getName() == name) found = var;
+      return true;
+    }
+  } finder;
+  finder.name = name;
+  finder.TraverseDecl(const_cast<clang::FunctionDecl*>(function));
+  return finder.found;
+}
+
 // The calls in `function` of a function named `callee` (unqualified), in source order.
 inline std::vector<const clang::CallExpr*> calls_of(const clang::FunctionDecl* function,
                                                     const std::string& callee) {

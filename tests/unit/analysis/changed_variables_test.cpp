@@ -29,18 +29,9 @@ struct Function {
 
   // The variable (local or parameter) of `function` named `name`.
   const clang::VarDecl* variable(const std::string& name) const {
-    struct Finder : clang::RecursiveASTVisitor<Finder> {
-      std::string name;
-      const clang::VarDecl* found = nullptr;
-      bool VisitVarDecl(clang::VarDecl* var) {
-        if (found == nullptr && var->getName() == name) found = var;
-        return true;
-      }
-    } finder;
-    finder.name = name;
-    finder.TraverseDecl(const_cast<clang::FunctionDecl*>(function));
-    EXPECT_TRUE(finder.found) << name;
-    return finder.found;
+    const clang::VarDecl* found = variable_named(function, name);
+    EXPECT_TRUE(found) << name;
+    return found;
   }
   const clang::Stmt* body() const { return function->getBody(); }
   // The first statement of the body's kind `T` (a loop, say), searched in the body's own list.

@@ -24,19 +24,10 @@ struct Function {
 
   // The value set of the variable of `f` named `name`.
   Values of(const std::string& name) const {
-    struct Finder : clang::RecursiveASTVisitor<Finder> {
-      std::string name;
-      const clang::VarDecl* found = nullptr;
-      bool VisitVarDecl(clang::VarDecl* var) {
-        if (found == nullptr && var->getName() == name) found = var;
-        return true;
-      }
-    } finder;
-    finder.name = name;
-    finder.TraverseDecl(const_cast<clang::FunctionDecl*>(function));
-    EXPECT_TRUE(finder.found) << name;
-    if (finder.found == nullptr) return std::set<std::int64_t>{};  // fails any expectation below
-    return ValueSets(*values).of(finder.found);
+    const clang::VarDecl* found = variable_named(function, name);
+    EXPECT_TRUE(found) << name;
+    if (found == nullptr) return std::set<std::int64_t>{};  // fails any expectation below
+    return ValueSets(*values).of(found);
   }
 };
 
