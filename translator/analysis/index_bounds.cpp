@@ -12,11 +12,7 @@
 #include <limits>
 
 namespace carbide::analysis {
-namespace {
 
-constexpr int kMaxDepth = 16;
-
-// The range clipped to what `type` holds; empty when the value could wrap.
 std::optional<IndexRange> fitted(std::optional<IndexRange> range, clang::QualType type,
                                  const clang::ASTContext& context) {
   if (!range || !type->isIntegralOrEnumerationType() || type->isBooleanType()) return std::nullopt;
@@ -29,6 +25,10 @@ std::optional<IndexRange> fitted(std::optional<IndexRange> range, clang::QualTyp
   if (range->low < low || range->high > high) return std::nullopt;
   return range;
 }
+
+namespace {
+
+constexpr int kMaxDepth = 16;
 
 std::optional<IndexRange> combine(clang::BinaryOperatorKind op, IndexRange a, IndexRange b) {
   switch (op) {

@@ -19,6 +19,11 @@ struct IndexRange {
   __int128 low = 0, high = 0;  // inclusive
 };
 
+// The range, where every value in it is one `type` holds; empty when one is not (the value could
+// wrap).
+std::optional<IndexRange> fitted(std::optional<IndexRange> range, clang::QualType type,
+                                 const clang::ASTContext& context);
+
 class IndexBounds {
  public:
   explicit IndexBounds(const ThreadValues& values);

@@ -1,5 +1,6 @@
 #include "analysis/local_index_range.hpp"
 
+#include "analysis/index_bounds.hpp"
 #include "model/vocabulary.hpp"
 
 #include <clang/AST/DeclCXX.h>
@@ -61,14 +62,7 @@ std::optional<Affine> exact_form(const ThreadValues& values, const clang::Expr* 
   if (form->local != 0) add_term(form->local, *shape.threads());
   if (form->x != 0) add_term(form->x, shape.extent[0]);
   if (form->y != 0) add_term(form->y, shape.extent[1]);
-  const clang::QualType type = expr->getType();
-  if (!type->isIntegralOrEnumerationType()) return std::nullopt;
-  const unsigned width = values.context().getIntWidth(type);
-  const __int128 one = 1;
-  const bool is_unsigned = type->isUnsignedIntegerOrEnumerationType();
-  const __int128 lowest = is_unsigned ? 0 : -(one << (width - 1));
-  const __int128 highest = is_unsigned ? (one << width) - 1 : (one << (width - 1)) - 1;
-  if (low < lowest || high > highest) return std::nullopt;
+  if (!fitted(IndexRange{low, high}, expr->getType(), values.context())) return std::nullopt;
   return form;
 }
 
