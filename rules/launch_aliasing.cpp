@@ -5,6 +5,7 @@
 #include <clang/AST/ExprCXX.h>
 #include <clang/AST/RecursiveASTVisitor.h>
 #include <clang/Basic/SourceManager.h>
+#include <llvm/ADT/DenseMap.h>
 
 #include <cstdint>
 #include <optional>
@@ -14,11 +15,8 @@
 namespace carbide::rules {
 namespace {
 
-// The buffer an argument names, seen through references, std::move and member access:
-// `auto& r = buf; launch(r)` names `buf`. A slice of it (`auto out = buf.slice(256, 512);`, or
-// a slice of a slice) names the same buffer with the elements it covers, when its offset and
-// count are constants and nothing assigns the slice's variable again; a slice it cannot place
-// names a buffer of its own, left to the launch's run-time overlap check.
+// A buffer a launch argument names: the variable, the members below it, and for a slice of it,
+// the elements the slice covers.
 struct BufferName {
   const clang::VarDecl* root = nullptr;
   std::string path;  // "c_dev", "bufs.out"
@@ -45,20 +43,66 @@ std::optional<std::uint64_t> constant_value(const clang::Expr* expr, const clang
   return std::nullopt;
 }
 
-const model::Kernel* launched_kernel(const clang::CXXMemberCallExpr* call, const model::Program& program);
+// What the rule asks of the host code, answered once per method and per variable: a file of
+// many launches asks each about every launch of its function, which was cubic in the launches.
+class LaunchIndex {
+ public:
+  explicit LaunchIndex(const RuleContext& context) : context_(context) {}
 
-// A slice's variable that its function only hands to launches and reads (`out.size()`, a
-// further `out.slice(...)`): no assignment or alias can make it name other memory.
-bool only_launched(const clang::VarDecl* var, const model::Program& program) {
+  // The kernel a call of the generated API launches (`module.k(...)` or
+  // `module.unsafe_launch_k(...)`), or null.
+  const model::Kernel* launched_kernel(const clang::CXXMemberCallExpr* call) {
+    const clang::CXXMethodDecl* method = call->getMethodDecl();
+    if (method == nullptr) return nullptr;
+    auto [it, inserted] = kernels_.try_emplace(method, nullptr);
+    if (inserted) it->second = find_kernel(method);
+    return it->second;
+  }
+
+  // The buffer an argument names, seen through references, std::move and member access:
+  // `auto& r = buf; launch(r)` names `buf`. A slice of it (`auto out = buf.slice(256, 512);`,
+  // or a slice of a slice) names the same buffer with the elements it covers, when its offset
+  // and count are constants and nothing assigns the slice's variable again; a slice it cannot
+  // place names a buffer of its own, left to the launch's run-time overlap check.
+  std::optional<BufferName> buffer_name(const clang::Expr* expr, int depth = 0);
+
+ private:
+  const model::Kernel* find_kernel(const clang::CXXMethodDecl* method) const {
+    if (method->getParent()->getName() != "Module") return nullptr;
+    const std::string owner = method->getParent()->getQualifiedNameAsString();
+    for (const model::Module& module : context_.program.modules) {
+      if (owner != module.qualified_name + "::Module") continue;
+      for (const model::Kernel& kernel : module.kernels)
+        if (method->getName() == kernel.name || method->getName() == "unsafe_launch_" + kernel.name)
+          return &kernel;
+    }
+    return nullptr;
+  }
+
+  bool only_launched(const clang::VarDecl* var) {
+    auto [it, inserted] = only_launched_.try_emplace(var, false);
+    if (inserted) it->second = find_only_launched(var);
+    return it->second;
+  }
+  // A slice's variable that its function only hands to launches and reads (`out.size()`, a
+  // further `out.slice(...)`): no assignment or alias can make it name other memory.
+  bool find_only_launched(const clang::VarDecl* var);
+
+  const RuleContext& context_;
+  llvm::DenseMap<const clang::CXXMethodDecl*, const model::Kernel*> kernels_;
+  llvm::DenseMap<const clang::VarDecl*, bool> only_launched_;
+};
+
+bool LaunchIndex::find_only_launched(const clang::VarDecl* var) {
   const auto* function = llvm::dyn_cast<clang::FunctionDecl>(var->getDeclContext());
   if (function == nullptr || function->getBody() == nullptr) return false;
   struct Uses : clang::RecursiveASTVisitor<Uses> {
     const clang::VarDecl* var;
-    const model::Program* program;
+    LaunchIndex* index;
     bool trusted = true;
     bool VisitCXXMemberCallExpr(clang::CXXMemberCallExpr* call) {
       // Its arguments are fine in a launch; the object, in a const call or a slice.
-      const bool launch = launched_kernel(call, *program) != nullptr;
+      const bool launch = index->launched_kernel(call) != nullptr;
       const clang::CXXMethodDecl* method = call->getMethodDecl();
       const bool reads_object = method && (method->isConst() || method->getName() == "slice");
       if (is_var(call->getImplicitObjectArgument()) && reads_object) seen.insert(call->getImplicitObjectArgument()->IgnoreParenImpCasts());
@@ -78,13 +122,13 @@ bool only_launched(const clang::VarDecl* var, const model::Program& program) {
     std::set<const clang::Expr*> seen;
   } uses;
   uses.var = var;
-  uses.program = &program;
+  uses.index = this;
   uses.TraverseStmt(function->getBody());
   return uses.trusted;
 }
 
-std::optional<BufferName> buffer_name(const clang::Expr* expr, const RuleContext& context, int depth = 0) {
-  const clang::ASTContext& ast = context.ast;
+std::optional<BufferName> LaunchIndex::buffer_name(const clang::Expr* expr, int depth) {
+  const clang::ASTContext& ast = context_.ast;
   std::string members;
   for (; depth < 16; ++depth) {
     expr = expr->IgnoreImplicit()->IgnoreParenImpCasts();
@@ -96,7 +140,7 @@ std::optional<BufferName> buffer_name(const clang::Expr* expr, const RuleContext
       if (method == nullptr || method->getName() != "slice" || call->getNumArgs() != 2 ||
           !model::vocabulary::is_carbide(method->getParent()))
         return std::nullopt;
-      auto whole = buffer_name(call->getImplicitObjectArgument(), context, depth + 1);
+      auto whole = buffer_name(call->getImplicitObjectArgument(), depth + 1);
       const auto offset = constant_value(call->getArg(0), ast);
       const auto count = constant_value(call->getArg(1), ast);
       if (!whole || !offset || !count) return std::nullopt;
@@ -121,9 +165,8 @@ std::optional<BufferName> buffer_name(const clang::Expr* expr, const RuleContext
         continue;
       }
       // A slice kept in a variable: the buffer and elements its initializer names.
-      if (members.empty() && var->getInit() && !llvm::isa<clang::ParmVarDecl>(var) &&
-          only_launched(var, context.program))
-        if (auto sliced = buffer_name(var->getInit(), context, depth + 1); sliced && sliced->elements) {
+      if (members.empty() && var->getInit() && !llvm::isa<clang::ParmVarDecl>(var) && only_launched(var))
+        if (auto sliced = buffer_name(var->getInit(), depth + 1); sliced && sliced->elements) {
           sliced->spelled = var->getNameAsString();
           return sliced;
         }
@@ -135,20 +178,6 @@ std::optional<BufferName> buffer_name(const clang::Expr* expr, const RuleContext
   return std::nullopt;
 }
 
-const model::Kernel* launched_kernel(const clang::CXXMemberCallExpr* call,
-                                     const model::Program& program) {
-  const clang::CXXMethodDecl* method = call->getMethodDecl();
-  if (method == nullptr || method->getParent()->getName() != "Module") return nullptr;
-  const std::string owner = method->getParent()->getQualifiedNameAsString();
-  for (const model::Module& module : program.modules) {
-    if (owner != module.qualified_name + "::Module") continue;
-    for (const model::Kernel& kernel : module.kernels)
-      if (method->getName() == kernel.name || method->getName() == "unsafe_launch_" + kernel.name)
-        return &kernel;
-  }
-  return nullptr;
-}
-
 // Parameters that name memory, and those the kernel writes: views, and a tile kernel's tensors
 // (its ct::out partitions are written, its ct::in tensors read).
 bool names_memory(model::ParamKind kind) {
@@ -158,12 +187,12 @@ bool is_written(model::ParamKind kind) { return model::is_exclusive(kind) || kin
 
 class Finder : public clang::RecursiveASTVisitor<Finder> {
  public:
-  Finder(const RuleContext& context, std::string_view rule) : context_(context), rule_(rule) {}
+  Finder(const RuleContext& context, std::string_view rule) : context_(context), rule_(rule), launches_(context) {}
 
   bool VisitCXXMemberCallExpr(clang::CXXMemberCallExpr* call) {
     const clang::SourceManager& sources = context_.ast.getSourceManager();
     if (!sources.isInMainFile(sources.getExpansionLoc(call->getBeginLoc()))) return true;
-    const model::Kernel* kernel = launched_kernel(call, context_.program);
+    const model::Kernel* kernel = launches_.launched_kernel(call);
     // Arguments: the stream, the prepared launch (or config; not for a tile kernel, whose grid
     // comes from its partitions), then the kernel's parameters.
     const unsigned kLeading = kernel && kernel->is_tile ? 1 : 2;
@@ -171,7 +200,7 @@ class Finder : public clang::RecursiveASTVisitor<Finder> {
     std::vector<std::optional<BufferName>> names;
     for (std::size_t i = 0; i < kernel->params.size(); ++i)
       names.push_back(names_memory(kernel->params[i].kind)
-                          ? buffer_name(call->getArg(kLeading + i), context_)
+                          ? launches_.buffer_name(call->getArg(kLeading + i))
                           : std::nullopt);
     for (std::size_t i = 0; i < names.size(); ++i) {
       for (std::size_t j = i + 1; j < names.size(); ++j) {
@@ -215,6 +244,7 @@ class Finder : public clang::RecursiveASTVisitor<Finder> {
 
   const RuleContext& context_;
   std::string_view rule_;
+  LaunchIndex launches_;
 };
 
 }  // namespace

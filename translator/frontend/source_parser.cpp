@@ -60,7 +60,7 @@ class AstBuilder : public clang::tooling::ToolAction {
                      clang::FileManager* files,
                      std::shared_ptr<clang::PCHContainerOperations> pch,
                      clang::DiagnosticConsumer* consumer) override {
-    invocation->getFrontendOpts().SkipFunctionBodies = depth_ == ParseDepth::DeclarationsOnly;
+    invocation->getFrontendOpts().SkipFunctionBodies = depth_ == ParseDepth::SignaturesOnly;
     ast = clang::ASTUnit::LoadFromCompilerInvocation(
         invocation, std::move(pch),
         clang::CompilerInstance::createDiagnostics(&invocation->getDiagnosticOpts(), consumer,
@@ -117,6 +117,7 @@ std::unique_ptr<clang::ASTUnit> parse_source(const std::string& path, const Fron
   }
   if (!options.build_dir.empty())
     extra.insert(extra.end(), options.extra_args.begin(), options.extra_args.end());
+  if (depth == ParseDepth::SignaturesOnly) extra.push_back("-DCARBIDE_SIGNATURES_ONLY");
   if (api) {
     tool.mapVirtualFile(api->path, api->text);
     extra.push_back("-include");

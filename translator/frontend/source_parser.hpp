@@ -50,9 +50,10 @@ class CountingConsumer : public clang::DiagnosticConsumer {
   std::vector<Error> errors_;
 };
 
-// How much of the file to parse: everything, or declarations only (function bodies skipped),
-// which is all the module API needs and several times faster on a file of many kernels.
-enum class ParseDepth { Full, DeclarationsOnly };
+// How much of the file to parse: everything, or the kernels' signatures: function bodies
+// skipped, and Carbide's headers without their host half and their device functions
+// (CARBIDE_SIGNATURES_ONLY), which is all the module API needs and several times faster.
+enum class ParseDepth { Full, SignaturesOnly };
 
 // Null when Clang could not even start (no such file, unreadable compile database). `api` (may
 // be null) is mapped without a copy: it must outlive the returned AST.

@@ -30,6 +30,35 @@ std::string unreadable_reason(const std::string& path) {
 // escaping it, so the user's file name must not reach it.
 constexpr const char* kVirtualApiPath = "/carbide-virtual-api/module.carbide.hpp";
 
+// The module API that the kernels of a parsed file declare.
+std::string api_of(clang::ASTContext& context) {
+  return codegen::generate_api_header(model::build_program(context));
+}
+
+// The whole parse, with what Clang reports on it kept as text until the API it was parsed with
+// is known to be the file's own, so that a second try does not print it twice.
+struct FullParse {
+  std::unique_ptr<std::string> printed = std::make_unique<std::string>();
+  std::unique_ptr<llvm::raw_string_ostream> stream;
+  std::unique_ptr<clang::TextDiagnosticPrinter> printer;
+  std::unique_ptr<frontend::CountingConsumer> counted;
+  std::unique_ptr<clang::ASTUnit> ast;  // last: destroyed before the consumers it reports to
+};
+
+FullParse parse_with_api(const std::string& path, const PipelineOptions& options,
+                         const frontend::VirtualHeader& api) {
+  FullParse full;
+  full.stream = std::make_unique<llvm::raw_string_ostream>(*full.printed);
+  full.stream->enable_colors(options.colors);
+  // Clang's printers share ownership of their options.
+  llvm::IntrusiveRefCntPtr<clang::DiagnosticOptions> printer_options(new clang::DiagnosticOptions);
+  printer_options->ShowColors = options.colors;
+  full.printer = std::make_unique<clang::TextDiagnosticPrinter>(*full.stream, printer_options.get());
+  full.counted = std::make_unique<frontend::CountingConsumer>(full.printer.get());
+  full.ast = frontend::parse_source(path, options.frontend, &api, *full.counted);
+  return full;
+}
+
 }  // namespace
 
 void report_file_error(llvm::raw_ostream& out, const std::string& path, const std::string& message,
@@ -47,34 +76,38 @@ std::optional<Analysis> analyze(const std::string& path, const PipelineOptions& 
     report_file_error(diagnostics, path, why);
     return std::nullopt;
   }
-  // First pass, silent and without function bodies: the kernels' signatures are all the module
-  // API needs. Host code that calls the API would not compile yet, which is why this pass
-  // prints nothing.
+  // First pass, silent, without function bodies and without the host half of Carbide's
+  // headers: the kernels' signatures are all the module API needs. Host code that calls the API
+  // would not compile yet, which is why this pass prints nothing.
+  const auto could_not_parse = [&] {
+    report_file_error(diagnostics, path, "clang could not parse this file");
+    return std::nullopt;
+  };
   frontend::CountingConsumer silent;
-  auto declarations = frontend::parse_source(path, options.frontend, nullptr, silent,
-                                             frontend::ParseDepth::DeclarationsOnly);
-  if (!declarations) {
-    report_file_error(diagnostics, path, "clang could not parse this file");
-    return std::nullopt;
-  }
+  auto signatures = frontend::parse_source(path, options.frontend, nullptr, silent,
+                                           frontend::ParseDepth::SignaturesOnly);
+  if (!signatures) return could_not_parse();
   Analysis analysis;
-  const model::Program declared = model::build_program(declarations->getASTContext());
   analysis.api_header = std::make_unique<const frontend::VirtualHeader>(
-      frontend::VirtualHeader{kVirtualApiPath, codegen::generate_api_header(declared)});
-  // Second pass, printed: everything, with the module API declared.
-  // Clang's printers share ownership of their options.
-  llvm::IntrusiveRefCntPtr<clang::DiagnosticOptions> printer_options(new clang::DiagnosticOptions);
-  printer_options->ShowColors = options.colors;
-  clang::TextDiagnosticPrinter printer(diagnostics, printer_options.get());
-  frontend::CountingConsumer counted(&printer);
-  analysis.ast = frontend::parse_source(path, options.frontend, analysis.api_header.get(), counted);
-  if (!analysis.ast) {
-    report_file_error(diagnostics, path, "clang could not parse this file");
-    return std::nullopt;
+      frontend::VirtualHeader{kVirtualApiPath, api_of(signatures->getASTContext())});
+  signatures.reset();
+  // Second pass: everything, with the module API declared.
+  FullParse full = parse_with_api(path, options, *analysis.api_header);
+  if (!full.ast) return could_not_parse();
+  // A kernel parameter whose type only the host half of the headers declares was misread by the
+  // first pass. The whole parse declares the API as the kernels really are; parse again with it.
+  if (std::string declared = api_of(full.ast->getASTContext()); declared != analysis.api_header->text) {
+    full.ast.reset();
+    analysis.api_header = std::make_unique<const frontend::VirtualHeader>(
+        frontend::VirtualHeader{kVirtualApiPath, std::move(declared)});
+    full = parse_with_api(path, options, *analysis.api_header);
+    if (!full.ast) return could_not_parse();
   }
+  analysis.ast = std::move(full.ast);
   model::instantiate_launched_kernels(*analysis.ast);
-  analysis.clang_errors = counted.getNumErrors() > 0;
-  for (const frontend::CountingConsumer::Error& error : counted.errors())
+  diagnostics << *full.printed;
+  analysis.clang_errors = full.counted->getNumErrors() > 0;
+  for (const frontend::CountingConsumer::Error& error : full.counted->errors())
     analysis.compile_errors.push_back(
         {"clang-diagnostic-error", diag::Severity::Error, error.location, {}, error.message, {}, {}});
   clang::ASTContext& context = analysis.ast->getASTContext();
