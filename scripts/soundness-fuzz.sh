@@ -12,6 +12,14 @@ first=${2:-1}
 build=$root/build
 work=$build/soundness-fuzz
 rm -rf "$work" && mkdir -p "$work"
-exec python3 "$root/tests/soundness_fuzz/random_kernels.py" "$build/translator/carbide" "$(command -v c++)" \
-  "$root/runtime/include" "$build/runtime/libcarbide_runtime.a -lboost_context -pthread" "$work" \
+# Its own copy of carbide (laid out as installed, so that it reads the copied headers), the
+# headers and the runtime: a build or an edit of the tree during an hour's run cannot change what
+# it tests halfway (one did, and the headers it read stopped compiling for two minutes).
+frozen=$work/frozen
+mkdir -p "$frozen/bin" "$frozen/lib"
+cp "$build/translator/carbide" "$frozen/bin/"
+cp -r "$root/runtime/include" "$frozen/include"
+cp "$build/runtime/libcarbide_runtime.a" "$frozen/lib/"
+exec python3 "$root/tests/soundness_fuzz/random_kernels.py" "$frozen/bin/carbide" "$(command -v c++)" \
+  "$frozen/include" "$frozen/lib/libcarbide_runtime.a -lboost_context -pthread" "$work" \
   --seeds "$first-$((first + 1000000))" --seconds "$seconds"

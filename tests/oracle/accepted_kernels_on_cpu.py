@@ -63,7 +63,14 @@ def kernel_bodies(source):
     return bodies
 
 
+# The line an error outside the checked file counts at: inside no kernel, so no kernel of the
+# file counts as accepted (a header that does not compile leaves nothing checked).
+FOREIGN_ERROR_LINE = 0
+
+
 def errors_of(carbide, checks, path):
+    """The lines of the file's errors (FOREIGN_ERROR_LINE for one in another file), or None
+    where check wrote no SARIF."""
     _, _, sarif = checked_once.result(carbide, checks, path)
     if sarif is None:
         return None
@@ -73,8 +80,12 @@ def errors_of(carbide, checks, path):
             if finding.get("level") != "error" or finding.get("ruleId") in HOST_SIDE_RULES:
                 continue
             for location in finding.get("locations", []):
-                region = location.get("physicalLocation", {}).get("region", {})
-                if "startLine" in region:
+                physical = location.get("physicalLocation", {})
+                uri = physical.get("artifactLocation", {}).get("uri", "")
+                region = physical.get("region", {})
+                if uri and os.path.basename(uri) != os.path.basename(path):
+                    lines.append(FOREIGN_ERROR_LINE)
+                elif "startLine" in region:
                     lines.append(region["startLine"])
     return lines
 

@@ -228,8 +228,12 @@ class Judge:
         source = open(path, encoding="utf-8").read()
         kernels = [name for name, _, _ in oracle.kernel_bodies(source)]
         errors = oracle.errors_of(self.args.carbide, self.checks, path)
+        # A file check could not read as a whole judges nothing: a fault of the harness (its
+        # headers changed under it, check crashed), not a count of refused kernels.
         if errors is None:
-            return kernels, set(), 0, {}
+            return kernels, set(), 0, {"(harness)": "check wrote no SARIF for the file"}
+        if oracle.FOREIGN_ERROR_LINE in errors:
+            return kernels, set(), 0, {"(harness)": "check reported errors outside the file: the headers it reads do not compile"}
         accepted = oracle.accepted_kernels(source, errors)
         if not accepted:
             return kernels, accepted, 0, {}

@@ -131,7 +131,17 @@ std::optional<Extremum> min_or_max(const clang::CallExpr* call) {
   const clang::FunctionDecl* callee = call->getDirectCallee();
   if (callee == nullptr || call->getNumArgs() != 2 || !callee->getIdentifier()) return std::nullopt;
   const clang::DeclContext* scope = callee->getDeclContext()->getRedeclContext();
-  if (!scope->isStdNamespace() && !scope->isTranslationUnit()) return std::nullopt;
+  // CUDA's ::min and ::max (Carbide's declare them in carbide::intrinsics) convert a signed and
+  // an unsigned operand inside, after the call: only those whose operands are already of the
+  // result's type compare the values the arguments have.
+  const bool cuda_overload = callee->getQualifiedNameAsString() == "carbide::intrinsics::" + callee->getName().str();
+  if (cuda_overload) {
+    const clang::QualType result = callee->getReturnType().getCanonicalType();
+    for (const clang::ParmVarDecl* param : callee->parameters())
+      if (param->getType().getCanonicalType() != result) return std::nullopt;
+  } else if (!scope->isStdNamespace() && !scope->isTranslationUnit()) {
+    return std::nullopt;
+  }
   if (callee->getName() == "min") return Extremum::Min;
   if (callee->getName() == "max") return Extremum::Max;
   return std::nullopt;
@@ -322,15 +332,8 @@ Uniformity ThreadValues::uniformity(const clang::Expr* expr, int depth) const {
 Uniformity ThreadValues::compute_uniformity(const clang::Expr* expr, int depth) const {
   expr = strip(expr);
   if (constant(expr)) return Uniformity::Uniform;
-  // `lid.get() / 32` is the same for a whole warp when blocks are made of whole warps.
-  if (auto form = affine(expr, depth); form && form->varies_by_thread()) {
-    const auto threads = shape_.threads();
-    const bool whole_warps = threads && *threads % 32 == 0;
-    if (whole_warps && form->local == 1 && form->divisor % 32 == 0 && form->constant % 32 == 0 &&
-        form->symbols.empty())
-      return Uniformity::WarpUniform;
-    return Uniformity::Divergent;
-  }
+  if (auto form = affine(expr, depth); form && form->varies_by_thread())
+    return same_across_warp(*form) ? Uniformity::WarpUniform : Uniformity::Divergent;
   if (const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(expr)) {
     const clang::ValueDecl* decl = ref->getDecl();
     // A lambda's capture, read in its body: as uniform as the closure, which its call joins in.
@@ -355,7 +358,10 @@ Uniformity ThreadValues::compute_uniformity(const clang::Expr* expr, int depth) 
   if (const auto* call = llvm::dyn_cast<clang::CallExpr>(expr)) return call_uniformity(call, depth);
   if (const auto* op = llvm::dyn_cast<clang::BinaryOperator>(expr)) {
     if (auto compared = comparison_uniformity(op, depth)) return *compared;
-    return join(uniformity(op->getLHS(), depth + 1), uniformity(op->getRHS(), depth + 1));
+    const Uniformity level = join(uniformity(op->getLHS(), depth + 1), uniformity(op->getRHS(), depth + 1));
+    // Asked after the operands, whose forms their uniformity has found by now.
+    if (level == Uniformity::Divergent && warp_quotient(op, depth)) return Uniformity::WarpUniform;
+    return level;
   }
   if (const auto* op = llvm::dyn_cast<clang::UnaryOperator>(expr))
     return uniformity(op->getSubExpr(), depth + 1);
@@ -384,6 +390,38 @@ Uniformity ThreadValues::compute_uniformity(const clang::Expr* expr, int depth) 
   if (llvm::isa<clang::CXXThisExpr>(expr))
     return parameters_ == Parameters::Uniform ? Uniformity::Uniform : Uniformity::Divergent;
   return Uniformity::Divergent;
+}
+
+// A warp is 32 consecutive local indexes from a multiple of 32. In a block of whole warps, the
+// local index over a warp runs through 32 values from a multiple of 32, so `lid / 32` is one
+// value; where block.x is a multiple of 32 as well, a warp lies within one row, so
+// thread_idx().y (with anything uniform beside it: `block_idx().x * 4 + ty`) is one value and
+// thread_idx().x runs through 32 values from a multiple of 32 as the local index does.
+bool ThreadValues::same_across_warp(const Affine& form) const {
+  const auto threads = shape_.threads();
+  if (!threads || *threads % 32 != 0) return false;
+  const bool rows_of_warps = shape_.extent[0] % 32 == 0;
+  if (form.local == 0 && form.x == 0) return rows_of_warps;
+  // One index over an aligned 32, shifted by nothing that leaves the alignment, over a multiple
+  // of 32; never negative, as C++ divides toward zero (`(lid - 32) / 32` is -1 for lane 0 of
+  // warp 0 and 0 for its other lanes).
+  const bool aligned_index = (form.local == 1 && form.x == 0 && form.y == 0) ||
+                             (rows_of_warps && form.local == 0 && form.x == 1 && form.y % 32 == 0 && form.y >= 0);
+  return aligned_index && form.divisor % 32 == 0 && form.constant % 32 == 0 && form.constant >= 0 &&
+         form.symbols.empty();
+}
+
+// `tx / 32` or `tx >> 5` in rows of whole warps: the affine tier divides only the local index,
+// so the quotient of thread_idx().x is judged here.
+bool ThreadValues::warp_quotient(const clang::BinaryOperator* op, int depth) const {
+  if (op->getOpcode() != clang::BO_Div && op->getOpcode() != clang::BO_Shr) return false;
+  const auto by = constant(op->getRHS(), depth + 1);
+  if (!by || *by <= 0 || (op->getOpcode() == clang::BO_Shr && *by > 31)) return false;
+  const auto numerator = affine(op->getLHS(), depth + 1);
+  if (!numerator || numerator->divisor != 1) return false;
+  Affine quotient = *numerator;
+  quotient.divisor = op->getOpcode() == clang::BO_Div ? *by : std::int64_t(1) << *by;
+  return same_across_warp(quotient);
 }
 
 // A kernel's arguments are the same for every thread; a helper's may not be. Either way an

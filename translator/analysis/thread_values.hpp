@@ -110,6 +110,9 @@ class ThreadValues {
   std::optional<Affine> form_as_written(const clang::Expr* expr, int depth) const;
   Uniformity uniformity(const clang::Expr* expr, int depth) const;
   Uniformity compute_uniformity(const clang::Expr* expr, int depth) const;
+  // Whether a form that varies by thread is the same for every lane of a warp.
+  bool same_across_warp(const Affine& form) const;
+  bool warp_quotient(const clang::BinaryOperator* op, int depth) const;
   std::optional<std::int64_t> constant(const clang::Expr* expr, int depth) const;
   template <class Result, class Compute>
   Result memoized(std::map<const clang::Expr*, Result>& cache, const clang::Expr* expr, int depth,

@@ -152,6 +152,38 @@ TEST(ThreadValues, ComparisonsAreJudgedByTheirValueInTheExactBlock) {
   EXPECT_EQ(half.uniformity("ty < 2"), Uniformity::WarpUniform);
 }
 
+// A warp lies within one row when block.x is a multiple of 32: a row number built from
+// thread_idx().y and uniform values is the warp's, whatever else is added to it.
+TEST(ThreadValues, RowsBuiltFromTheYCoordinateAreWarpUniform) {
+  auto v = values_of(
+      "const unsigned tx = carbide::thread::thread_idx().x;\n"
+      "const unsigned ty = carbide::thread::thread_idx().y;\n"
+      "const unsigned row = carbide::thread::block_idx().x * 8 + ty;\n"
+      "unsigned a = row + 0u; unsigned b = (ty + carbide::thread::block_idx().y) / 3u; unsigned c = tx / 32u;\n"
+      "unsigned d = (tx + 1u) / 32u; unsigned e = tx + ty; unsigned f = (tx + 32u * ty) / 64u;\n"
+      "(void)a; (void)b; (void)c; (void)d; (void)e; (void)f;",
+      k32x8);
+  EXPECT_EQ(v.uniformity("row + 0u"), Uniformity::WarpUniform);
+  EXPECT_EQ(v.uniformity("(ty + carbide::thread::block_idx().y) / 3u"), Uniformity::WarpUniform);
+  EXPECT_EQ(v.uniformity("tx / 32u"), Uniformity::WarpUniform);
+  EXPECT_EQ(v.uniformity("(tx + 1u) / 32u"), Uniformity::Divergent);
+  EXPECT_EQ(v.uniformity("tx + ty"), Uniformity::Divergent);
+  EXPECT_EQ(v.uniformity("(tx + 32u * ty) / 64u"), Uniformity::WarpUniform);
+  // Division rounds toward zero: lane 0 of warp 0 gets -1, its other lanes 0.
+  auto signed_values = values_of(
+      "const int lid = int(carbide::thread::thread_idx().x);\n"
+      "int a = (lid - 32) / 32; int b = (lid + 32) / 32; (void)a; (void)b;",
+      k256);
+  EXPECT_EQ(signed_values.uniformity("(lid - 32) / 32"), Uniformity::Divergent);
+  EXPECT_EQ(signed_values.uniformity("(lid + 32) / 32"), Uniformity::WarpUniform);
+  // Rows of 16: a warp holds two rows, so the row differs within it.
+  auto half = values_of(
+      "const unsigned ty = carbide::thread::thread_idx().y;\n"
+      "unsigned a = carbide::thread::block_idx().x * 16 + ty; (void)a;",
+      BlockShape{{16, 16, 1}});
+  EXPECT_EQ(half.uniformity("carbide::thread::block_idx().x * 16 + ty"), Uniformity::Divergent);
+}
+
 TEST(ThreadValues, WarpFunctionsFromTheCatalogue) {
   auto v = values_of(
       "float x = 1.0f; float s = carbide::warp::inclusive_scan_add(x);\n"
