@@ -1,5 +1,6 @@
 #include "launch_aliasing.hpp"
 
+#include "model/module_api.hpp"
 #include "model/vocabulary.hpp"
 
 #include <clang/AST/ExprCXX.h>
@@ -55,7 +56,9 @@ class LaunchIndex {
     const clang::CXXMethodDecl* method = call->getMethodDecl();
     if (method == nullptr) return nullptr;
     auto [it, inserted] = kernels_.try_emplace(method, nullptr);
-    if (inserted) it->second = find_kernel(method);
+    if (inserted)
+      if (const auto api = model::api_member(method, context_.program); api && api->member != model::ApiMember::Prepare)
+        it->second = api->kernel;
     return it->second;
   }
 
@@ -67,18 +70,6 @@ class LaunchIndex {
   std::optional<BufferName> buffer_name(const clang::Expr* expr, int depth = 0);
 
  private:
-  const model::Kernel* find_kernel(const clang::CXXMethodDecl* method) const {
-    if (method->getParent()->getName() != "Module") return nullptr;
-    const std::string owner = method->getParent()->getQualifiedNameAsString();
-    for (const model::Module& module : context_.program.modules) {
-      if (owner != module.qualified_name + "::Module") continue;
-      for (const model::Kernel& kernel : module.kernels)
-        if (method->getName() == kernel.name || method->getName() == "unsafe_launch_" + kernel.name)
-          return &kernel;
-    }
-    return nullptr;
-  }
-
   bool only_launched(const clang::VarDecl* var) {
     auto [it, inserted] = only_launched_.try_emplace(var, false);
     if (inserted) it->second = find_only_launched(var);

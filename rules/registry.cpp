@@ -9,6 +9,7 @@
 #include "global_write.hpp"
 #include "kernel_signature.hpp"
 #include "launch_aliasing.hpp"
+#include "launch_config.hpp"
 #include "launch_contract.hpp"
 #include "missing_contract.hpp"
 #include "shared_race.hpp"
@@ -38,6 +39,7 @@ std::vector<std::unique_ptr<Rule>> make_all_rules() {
   rules.push_back(std::make_unique<SharedRaceRule>());
   rules.push_back(std::make_unique<DivergentBarrierRule>());
   rules.push_back(std::make_unique<LaunchAliasingRule>());
+  rules.push_back(std::make_unique<LaunchConfigRule>());
   rules.push_back(std::make_unique<TileShapeRule>());
   rules.push_back(std::make_unique<TileGridRule>());
   rules.push_back(std::make_unique<TileLoweringRule>());

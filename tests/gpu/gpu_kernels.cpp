@@ -125,6 +125,22 @@ void warp_scan(carbide::span<const unsigned> in, carbide::disjoint_span<unsigned
   if (unsigned* element = out.get_mut(idx)) *element = prefix;
 }
 
+// Per warp: its largest and smallest value, lane 0's and lane 31's (broadcast), lane
+// (lane + 1) % 32's (shfl), and the values read through a subspan of the warp's 32 elements.
+CARBIDE_KERNEL
+CARBIDE_LAUNCH_CONTRACT(domain = 1, block = (kBlock, 1, 1))
+void warp_forms(carbide::span<const int> in, carbide::disjoint_span<int> out) {
+  auto idx = carbide::thread::index_1d();
+  const unsigned lane = carbide::thread::thread_idx().x % 32;
+  const std::size_t first = idx.get() - lane;
+  const carbide::span<const int> warp_values = first < in.size() ? in.subspan(first, min(in.size() - first, std::size_t(32))) : in.subspan(0, 0);
+  const int mine = lane < warp_values.size() ? warp_values[lane] : 0;
+  const int results[5] = {carbide::warp::reduce_max(mine), carbide::warp::reduce_min(mine),
+                          carbide::warp::broadcast<0>(mine), carbide::warp::broadcast<31>(mine),
+                          carbide::warp::shfl(mine, (lane + 1) % 32)};
+  if (int* element = out.get_mut(idx)) *element = results[lane % 5];
+}
+
 // 64 KB of dynamic shared memory, past the 48 KB a launch gets without opting in: each block
 // reverses its elements through the far end of it.
 constexpr unsigned kLargeTileBytes = 64 * 1024;

@@ -4,6 +4,7 @@
 #include "gpu_test_support.hpp"
 #include "particles.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <random>
@@ -491,6 +492,36 @@ TEST(Vocabulary, WarpInclusiveScanAddsEachLanesPredecessors) {
   for (std::size_t i = 0; i < n; ++i) {
     running = (i % 32 == 0 ? 0 : running) + in[i];
     wrong += host[i] != running;
+  }
+  EXPECT_EQ(wrong, 0u);
+}
+
+TEST(Vocabulary, WarpReductionsBroadcastsAndShufflesByLane) {
+  CARBIDE_REQUIRE_DEVICE();
+  auto ctx = test_context();
+  auto stream = ctx.default_stream();
+  const std::size_t n = kBlock * 3 + 40;  // a last warp of 8 values, the rest of it past the end
+  std::mt19937 generator(std::random_device{}());
+  std::uniform_int_distribution<int> values(-1000, 1000);
+  std::vector<int> in(n);
+  for (int& v : in) v = values(generator);
+  auto in_dev = carbide::DeviceBuffer<int>::from_host(stream, in);
+  auto out = carbide::DeviceBuffer<int>::zeroed(stream, n);
+  auto module = gpu_vocabulary::load(ctx);
+  module.warp_forms(stream, module.prepare_warp_forms(carbide::LaunchConfig1D(carbide::div_ceil(n, kBlock), kBlock)),
+                    in_dev, out);
+  const auto host = out.to_host_vec(stream);
+  std::size_t wrong = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::size_t first = i - i % 32;
+    const auto value = [&](std::size_t at) { return at < n ? in[at] : 0; };  // lanes past the end hold 0
+    int largest = value(first), smallest = value(first);
+    for (std::size_t at = first; at < first + 32; ++at) {
+      largest = std::max(largest, value(at));
+      smallest = std::min(smallest, value(at));
+    }
+    const int expected[5] = {largest, smallest, value(first), value(first + 31), value(first + (i % 32 + 1) % 32)};
+    wrong += host[i] != expected[(i % 32) % 5];
   }
   EXPECT_EQ(wrong, 0u);
 }

@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <limits>
+#include <type_traits>
 
 namespace {
 
@@ -26,6 +27,22 @@ TEST(Intrinsics, SaturateClampsAndTakesNaNToZero) {
   EXPECT_EQ(__saturatef(-1.f), 0.f);
   EXPECT_EQ(__saturatef(0.25f), 0.25f);
   EXPECT_EQ(__saturatef(std::numeric_limits<float>::quiet_NaN()), 0.f);
+}
+
+// CUDA's min and max: a signed and an unsigned operand compare as unsigned, as on the device;
+// floats as fminf and fmaxf, a NaN losing to a number.
+TEST(Intrinsics, MinAndMaxTakeCudasOverloads) {
+  EXPECT_EQ(min(3, -4), -4);
+  EXPECT_EQ(max(3u, 4u), 4u);
+  EXPECT_EQ(min(-1, 1u), 1u);  // -1 converts to 0xffffffff
+  EXPECT_EQ(max(1u, -1), 0xffffffffu);
+  EXPECT_EQ(min(5ll, -7ll), -7ll);
+  EXPECT_EQ(max(1ull << 40, 3ull), 1ull << 40);
+  EXPECT_EQ(min(2.5f, 1.5f), 1.5f);
+  EXPECT_EQ(max(std::numeric_limits<float>::quiet_NaN(), 1.f), 1.f);
+  EXPECT_EQ(min(1.f, 0.5), 0.5);
+  static_assert(std::is_same_v<decltype(min(1.f, 0.5)), double>);
+  static_assert(std::is_same_v<decltype(max(1, 2u)), unsigned>);
 }
 
 TEST(Intrinsics, BitCounting) {

@@ -6,7 +6,7 @@
 #include "codegen/copied_macros.hpp"
 #include "codegen/generated_text.hpp"
 #include "codegen/tile_stubs.hpp"
-#include "model/kernel_instances.hpp"
+#include "model/module_api.hpp"
 #include "support/file_names.hpp"
 
 #include <llvm/ADT/StringExtras.h>

@@ -60,7 +60,7 @@ int doctor(const pipeline::PipelineOptions& options) {
   const int devices = Context::device_count();
   if (devices == 0) {
     line(true, "GPU", "none here (" + Context::unavailable_reason() +
-                          "); translation works, running needs a machine with a CUDA GPU");
+                          "); translation works, and programs run their kernels on the CPU (CARBIDE_DEVICE=cpu)");
   }
   for (int ordinal = 0; ordinal < devices; ++ordinal) {
     const DeviceLimits& limits = Context::create(ordinal).limits();

@@ -1,6 +1,7 @@
 #include "model/kernel_instances.hpp"
 
 #include "model/annotations.hpp"
+#include "model/module_api.hpp"
 
 #include <clang/AST/DeclTemplate.h>
 #include <clang/AST/RecursiveASTVisitor.h>
@@ -30,7 +31,7 @@ class TemplateFinder : public clang::RecursiveASTVisitor<TemplateFinder> {
 std::vector<const clang::TemplateArgumentList*> launched_arguments(const clang::FunctionTemplateDecl& kernel,
                                                                    clang::ASTContext& context) {
   std::vector<const clang::TemplateArgumentList*> lists;
-  const auto module_lookup = kernel.getDeclContext()->lookup(&context.Idents.get("Module"));
+  const auto module_lookup = kernel.getDeclContext()->lookup(&context.Idents.get(kModuleClassName));
   const auto* module = module_lookup.empty() ? nullptr : llvm::dyn_cast<clang::CXXRecordDecl>(module_lookup.front());
   if (module == nullptr || !module->hasDefinition()) return lists;
   const std::string name = kernel.getNameAsString();

@@ -8,13 +8,7 @@
 
 #include <clang/Frontend/ASTUnit.h>
 
-#include <string>
-
 namespace carbide::model {
-
-// The generated Module's member functions for a kernel named `kernel`.
-inline std::string prepare_function_name(const std::string& kernel) { return "prepare_" + kernel; }
-inline std::string unchecked_launch_name(const std::string& kernel) { return "unsafe_launch_" + kernel; }
 
 // Instantiates the kernel templates of the main file that host code launches. Problems in an
 // instance are reported through the parse's own diagnostics, as a compiler reports them.

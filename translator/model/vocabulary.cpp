@@ -29,8 +29,12 @@ constexpr DeviceFunction kDeviceFunctions[] = {
     {"carbide::warp::shfl_down", Role::WarpCollective, Sameness::PerThread},
     {"carbide::warp::shfl_up", Role::WarpCollective, Sameness::PerThread},
     {"carbide::warp::shfl_xor", Role::WarpCollective, Sameness::PerThread},
+    {"carbide::warp::shfl", Role::WarpCollective, Sameness::PerThread},
+    {"carbide::warp::broadcast", Role::WarpCollective, Sameness::PerWarp},
     {"carbide::warp::inclusive_scan_add", Role::WarpCollective, Sameness::PerThread},
     {"carbide::warp::reduce_add", Role::WarpCollective, Sameness::PerWarp},
+    {"carbide::warp::reduce_max", Role::WarpCollective, Sameness::PerWarp},
+    {"carbide::warp::reduce_min", Role::WarpCollective, Sameness::PerWarp},
     {"carbide::warp::ballot", Role::WarpCollective, Sameness::PerWarp},
     {"carbide::warp::any", Role::WarpCollective, Sameness::PerWarp},
     {"carbide::warp::all", Role::WarpCollective, Sameness::PerWarp},
@@ -76,6 +80,8 @@ constexpr DeviceFunction kDeviceFunctions[] = {
     {"carbide::intrinsics::__float_as_uint", Role::Intrinsic, Sameness::AsArguments},
     {"carbide::intrinsics::__longlong_as_double", Role::Intrinsic, Sameness::AsArguments},
     {"carbide::intrinsics::__double_as_longlong", Role::Intrinsic, Sameness::AsArguments},
+    {"carbide::intrinsics::min", Role::Intrinsic, Sameness::AsArguments},
+    {"carbide::intrinsics::max", Role::Intrinsic, Sameness::AsArguments},
 };
 
 constexpr llvm::StringLiteral kCataloguedNamespaces[] = {"carbide::thread", "carbide::block",

@@ -42,7 +42,7 @@ void sync();
 
 // Warp collectives: every lane of the calling thread's warp meets here. `value` (of `bytes`) is
 // the lane's own and is replaced by the one the lane receives.
-enum class Shuffle : unsigned char { Down, Up, Xor };
+enum class Shuffle : unsigned char { Down, Up, Xor, Index };
 void shuffle(Shuffle kind, void* value, std::size_t bytes, unsigned operand);
 enum class Vote : unsigned char { Ballot, Any, All };
 std::uint32_t vote(Vote kind, bool predicate);

@@ -34,7 +34,9 @@ extern const int warpSize CARBIDE_CUDA_IDIOM("a warp is 32 threads; write 32 (or
 CARBIDE_CUDA_COLLECTIVE(void, __syncthreads, "write carbide::block::sync()")
 CARBIDE_CUDA_COLLECTIVE(void, __syncwarp,
                         "warp collectives synchronize their lanes themselves: write carbide::warp::shfl_down, reduce_add, ...")
-CARBIDE_CUDA_COLLECTIVE(int, __shfl_sync, "write carbide::warp::shfl_xor or shfl_down (all 32 lanes take part)")
+CARBIDE_CUDA_COLLECTIVE(int, __shfl_sync,
+                        "write carbide::warp::broadcast<lane>(value) for one lane's value, shfl(value, src_lane), or "
+                        "reduce_add, reduce_max, reduce_min for a whole-warp reduction (all 32 lanes take part)")
 CARBIDE_CUDA_COLLECTIVE(int, __shfl_down_sync, "write carbide::warp::shfl_down(value, delta) (all 32 lanes take part)")
 CARBIDE_CUDA_COLLECTIVE(int, __shfl_up_sync, "write carbide::warp::shfl_up(value, delta) (all 32 lanes take part)")
 CARBIDE_CUDA_COLLECTIVE(int, __shfl_xor_sync, "write carbide::warp::shfl_xor(value, lane_mask) (all 32 lanes take part)")
@@ -57,6 +59,29 @@ CARBIDE_CUDA_ATOMIC(atomicCAS, "compare_exchange")
 CARBIDE_CUDA_ATOMIC(atomicMax, "fetch_max")
 CARBIDE_CUDA_ATOMIC(atomicMin, "fetch_min")
 #undef CARBIDE_CUDA_ATOMIC
+
+// Declaration specifiers. A macro can only say so as a preprocessor error (GCC's pragma, which
+// Clang reports at the user's line); the declaration then parses as plain C++, so the error
+// comes once. CUDA's own headers define these too (where a file includes them, after this):
+// theirs replace these, in a system header, without a warning. __device__ and __host__ are left
+// alone, since CUDA's headers keep a __device__ that is already defined, and a plain function
+// is a device helper anyway.
+#define CARBIDE_CUDA_SPECIFIER(text) _Pragma(#text)
+#if !defined(__global__)
+#define __global__ \
+  CARBIDE_CUDA_SPECIFIER(GCC error "in a Carbide file, a kernel is CARBIDE_KERNEL CARBIDE_LAUNCH_CONTRACT(domain = 1, block = (256, 1, 1)) void k(...), in a named namespace, with its outputs as views (docs/migrating-from-cuda.md)")
+#endif
+#if !defined(__shared__)
+#define __shared__ \
+  CARBIDE_CUDA_SPECIFIER(GCC error "in a Carbide kernel, shared memory is auto tile = carbide::block::shared<float, 256>(); and extern __shared__ is carbide::block::dynamic_shared<float>() with dynamic_shared = BYTES in the contract")
+#endif
+#if !defined(__constant__)
+#define __constant__ \
+  CARBIDE_CUDA_SPECIFIER(GCC error "in a Carbide file, pass a constant table to the kernel: a carbide::vec<T, N> parameter, or a carbide::span<const T>")
+#endif
+#if !defined(__launch_bounds__)
+#define __launch_bounds__(...) CARBIDE_CUDA_SPECIFIER(GCC error "in a Carbide file, write CARBIDE_LAUNCH_BOUNDS(threads, blocks) before the kernel")
+#endif
 
 #define CARBIDE_CUDA_VIEW_SUBSCRIPT                                                            \
   CARBIDE_CUDA_IDIOM(                                                                          \

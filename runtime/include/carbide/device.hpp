@@ -565,6 +565,24 @@ class span {
   CARBIDE_HOST_DEVICE T* begin() const { return data_; }
   CARBIDE_HOST_DEVICE T* end() const { return data_ + size_; }
 
+  // Elements [offset, offset + count) as a view of their own: CUDA's `in + row * cols`, with
+  // its length. A range that reaches past the end fails the launch in a checked build (and
+  // always on the CPU), as an index past it does; reads of the piece are checked against
+  // `count`.
+  CARBIDE_DEVICE span subspan(std::size_t offset, std::size_t count) const {
+#if defined(__CUDACC__)
+#if defined(CARBIDE_CHECKED)
+    if (offset > size_ || count > size_ - offset) detail::fail_check();
+#endif
+#else
+    if (offset > size_ || count > size_ - offset) cpu::detail::chunk_past_end(data_, offset, count, size_);
+#endif
+    span piece;
+    piece.data_ = data_ + offset;
+    piece.size_ = count;
+    return piece;
+  }
+
   // Elements [K·i, K·i+K), all of which must lie inside the view: one vector load and no
   // branch. A chunk that reaches past the end fails the launch (it loads from address 0, as
   // operator[] does); chunk<K> is the form for data whose last chunk may be partial.

@@ -89,6 +89,35 @@ inline long long __mul64hi(long long a, long long b) {
 inline unsigned __sad(int a, int b, unsigned c) { return (a > b ? unsigned(a - b) : unsigned(b - a)) + c; }
 inline unsigned __usad(unsigned a, unsigned b, unsigned c) { return (a > b ? a - b : b - a) + c; }
 
+// CUDA's min and max overloads: a signed and an unsigned operand of one width compare as
+// unsigned, and a float with a double as doubles, as in CUDA's math_functions.hpp.
+#define CARBIDE_MIN_MAX(Result, A, B)                                                        \
+  inline Result min(A a, B b) {                                                              \
+    return static_cast<Result>(a) < static_cast<Result>(b) ? static_cast<Result>(a) : static_cast<Result>(b); \
+  }                                                                                           \
+  inline Result max(A a, B b) {                                                              \
+    return static_cast<Result>(a) > static_cast<Result>(b) ? static_cast<Result>(a) : static_cast<Result>(b); \
+  }
+#define CARBIDE_MIN_MAX_OF_WIDTH(Signed, Unsigned) \
+  CARBIDE_MIN_MAX(Signed, Signed, Signed)          \
+  CARBIDE_MIN_MAX(Unsigned, Unsigned, Unsigned)    \
+  CARBIDE_MIN_MAX(Unsigned, Signed, Unsigned)      \
+  CARBIDE_MIN_MAX(Unsigned, Unsigned, Signed)
+CARBIDE_MIN_MAX_OF_WIDTH(int, unsigned)
+CARBIDE_MIN_MAX_OF_WIDTH(long, unsigned long)
+CARBIDE_MIN_MAX_OF_WIDTH(long long, unsigned long long)
+#undef CARBIDE_MIN_MAX_OF_WIDTH
+#undef CARBIDE_MIN_MAX
+// fmin and fmax for floats: a NaN loses to a number.
+inline float min(float a, float b) { return std::fmin(a, b); }
+inline float max(float a, float b) { return std::fmax(a, b); }
+inline double min(double a, double b) { return std::fmin(a, b); }
+inline double max(double a, double b) { return std::fmax(a, b); }
+inline double min(float a, double b) { return std::fmin(double(a), b); }
+inline double max(float a, double b) { return std::fmax(double(a), b); }
+inline double min(double a, float b) { return std::fmin(a, double(b)); }
+inline double max(double a, float b) { return std::fmax(a, double(b)); }
+
 // Reinterpretation.
 inline float __int_as_float(int x) { return detail::bits_as<float>(x); }
 inline int __float_as_int(float x) { return detail::bits_as<int>(x); }
@@ -134,6 +163,8 @@ using carbide::intrinsics::__umul24;
 using carbide::intrinsics::__umul64hi;
 using carbide::intrinsics::__umulhi;
 using carbide::intrinsics::__usad;
+using carbide::intrinsics::max;
+using carbide::intrinsics::min;
 using carbide::intrinsics::norm3df;
 using carbide::intrinsics::rcbrtf;
 using carbide::intrinsics::rnorm3df;

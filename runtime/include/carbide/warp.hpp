@@ -24,6 +24,11 @@ template <class T>
 CARBIDE_DEVICE T shfl_xor(T value, unsigned lane_mask) {
   return __shfl_xor_sync(kFullMask, value, lane_mask);
 }
+
+template <class T>
+CARBIDE_DEVICE T shfl(T value, unsigned src_lane) {
+  return __shfl_sync(kFullMask, value, src_lane);
+}
 #else
 template <class T>
 CARBIDE_DEVICE T shfl_down(T value, unsigned delta) {
@@ -42,12 +47,49 @@ CARBIDE_DEVICE T shfl_xor(T value, unsigned lane_mask) {
   cpu::detail::shuffle(cpu::detail::Shuffle::Xor, &value, sizeof value, lane_mask);
   return value;
 }
+
+template <class T>
+CARBIDE_DEVICE T shfl(T value, unsigned src_lane) {
+  cpu::detail::shuffle(cpu::detail::Shuffle::Index, &value, sizeof value, src_lane);
+  return value;
+}
 #endif
+
+// Lane `Lane`'s value, to every lane (CUDA's __shfl_sync(mask, v, Lane)). The lane is a constant,
+// so the result is the same across the warp, and the checker knows it; shfl(value, src_lane)
+// reads a lane that may differ per thread.
+template <unsigned Lane = 0, class T>
+CARBIDE_DEVICE T broadcast(T value) {
+  static_assert(Lane < 32, "a warp has lanes 0 to 31");
+  return shfl(value, Lane);
+}
 
 // The sum over the warp, delivered to every lane.
 template <class T>
 CARBIDE_DEVICE T reduce_add(T value) {
   for (unsigned mask = 16; mask > 0; mask >>= 1) value += shfl_xor(value, mask);
+  return value;
+}
+
+// The largest and the smallest value over the warp, delivered to every lane (for floats, a NaN
+// loses to a number, as in fmaxf and fminf).
+template <class T>
+CARBIDE_DEVICE T reduce_max(T value) {
+  for (unsigned mask = 16; mask > 0; mask >>= 1) {
+    const T other = shfl_xor(value, mask);
+    if constexpr (std::is_floating_point_v<T>) value = value != value || other > value ? other : value;
+    else value = other > value ? other : value;
+  }
+  return value;
+}
+
+template <class T>
+CARBIDE_DEVICE T reduce_min(T value) {
+  for (unsigned mask = 16; mask > 0; mask >>= 1) {
+    const T other = shfl_xor(value, mask);
+    if constexpr (std::is_floating_point_v<T>) value = value != value || other < value ? other : value;
+    else value = other < value ? other : value;
+  }
   return value;
 }
 

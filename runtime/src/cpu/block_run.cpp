@@ -38,6 +38,7 @@ const char* collective_name(Collective kind) {
     case Collective::ShuffleDown: return "carbide::warp::shfl_down";
     case Collective::ShuffleUp: return "carbide::warp::shfl_up";
     case Collective::ShuffleXor: return "carbide::warp::shfl_xor";
+    case Collective::ShuffleIndex: return "carbide::warp::shfl or broadcast";
     case Collective::Ballot: return "carbide::warp::ballot";
     case Collective::Any: return "carbide::warp::any";
     case Collective::All: return "carbide::warp::all";
@@ -60,6 +61,7 @@ unsigned source_lane(Collective kind, unsigned lane, unsigned operand, unsigned 
   if (kind == Collective::ShuffleDown) source = lane + operand;
   if (kind == Collective::ShuffleUp) source = operand <= lane ? lane - operand : lane;
   if (kind == Collective::ShuffleXor) source = lane ^ operand;
+  if (kind == Collective::ShuffleIndex) source = operand % kWarp;  // as __shfl_sync, modulo the width
   return source < lanes ? source : lane;
 }
 

@@ -27,7 +27,7 @@ namespace carbide::cpu {
 class Engine;
 class Worker;
 
-enum class Collective : unsigned char { ShuffleDown, ShuffleUp, ShuffleXor, Ballot, Any, All };
+enum class Collective : unsigned char { ShuffleDown, ShuffleUp, ShuffleXor, ShuffleIndex, Ballot, Any, All };
 
 class BlockRun {
  public:

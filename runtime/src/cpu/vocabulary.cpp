@@ -24,10 +24,11 @@ void sync() {
 }
 
 void shuffle(Shuffle kind, void* value, std::size_t bytes, unsigned operand) {
-  ThreadState& t = this_thread("carbide::warp::shfl_down, shfl_up or shfl_xor");
-  const Collective collective = kind == Shuffle::Down ? Collective::ShuffleDown
-                                : kind == Shuffle::Up ? Collective::ShuffleUp
-                                                      : Collective::ShuffleXor;
+  ThreadState& t = this_thread("carbide::warp::shfl_down, shfl_up, shfl_xor, shfl or broadcast");
+  const Collective collective = kind == Shuffle::Down  ? Collective::ShuffleDown
+                                : kind == Shuffle::Up  ? Collective::ShuffleUp
+                                : kind == Shuffle::Xor ? Collective::ShuffleXor
+                                                       : Collective::ShuffleIndex;
   t.block->shuffle(t, collective, value, bytes, operand);
 }
 
