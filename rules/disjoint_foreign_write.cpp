@@ -62,7 +62,7 @@ class Finder : public DeviceCodeFinder<Finder> {
 // thread 0's chunk of four), so every claim a function makes on a view, itself or through the
 // helpers it passes the view to, must have the same form.
 void report_mixed_forms(const RuleContext& context, std::string_view rule) {
-  analysis::ViewClaimFinder claims(context.ast);
+  analysis::ViewClaimFinder& claims = context.device.view_claims();
   for (const clang::FunctionDecl* function : context.device.definitions())
     for (const auto& [view, made] : claims.claims_of(function)) {
       const analysis::ViewClaim& first = made.front();
@@ -90,7 +90,7 @@ void report_mixed_forms(const RuleContext& context, std::string_view rule) {
 // view's tile grid transposed, and the stub can check that only of a kernel parameter: a local
 // copy of a view, claimed that way, would escape the check.
 void report_transposed_copies(const RuleContext& context, std::string_view rule) {
-  analysis::ViewClaimFinder claims(context.ast);
+  analysis::ViewClaimFinder& claims = context.device.view_claims();
   for (const clang::FunctionDecl* function : context.device.definitions())
     for (const auto& [view, made] : claims.claims_of(function)) {
       if (llvm::isa<clang::ParmVarDecl>(view)) continue;

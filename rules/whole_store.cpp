@@ -38,7 +38,7 @@ bool followed_parameter(const clang::ValueDecl* view) {
 void WholeStoreRule::check(const RuleContext& context) {
   // A helper reached through a pointer receives a view no launch checked: carbide-device-unsupported
   // refuses every use of a function as a value, so the helpers are followed through direct calls.
-  analysis::ViewClaimFinder claims(context.ast);
+  analysis::ViewClaimFinder& claims = context.device.view_claims();
   for (const clang::FunctionDecl* function : context.device.definitions()) {
     for (const clang::Expr* untraced : claims.untraced_whole_stores(function)) report_untraced(context, name(), untraced);
     for (const auto& [view, made] : claims.claims_of(function)) {

@@ -112,7 +112,7 @@ const clang::CXXMemberCallExpr* as_get_mut(const clang::Expr* expr) {
 }
 
 DeviceAnalysis::DeviceAnalysis(clang::ASTContext& context, const model::Program& program)
-    : context_(context), program_(program) {
+    : context_(context), program_(program), view_claims_(context) {
   for (const clang::FunctionDecl* function : program.device.functions) {
     // A template is analysed in each of its instantiations, where every type is known.
     if (const clang::FunctionTemplateDecl* pattern = function->getDescribedFunctionTemplate()) {

@@ -6,6 +6,7 @@
 #include "analysis/barrier_phases.hpp"
 #include "analysis/collective_sites.hpp"
 #include "analysis/thread_values.hpp"
+#include "analysis/view_claims.hpp"
 #include "model/module_model.hpp"
 
 #include <clang/AST/ASTContext.h>
@@ -68,6 +69,10 @@ class DeviceAnalysis {
   // Where each device function reaches a barrier or a warp collective, helpers followed.
   const CollectiveSites& collective_sites() const { return collective_sites_; }
 
+  // The ownership forms each device function claims of its views, found once per function for
+  // the rules and the launch checks.
+  ViewClaimFinder& view_claims() const { return view_claims_; }
+
  private:
   Provenance provenance(const clang::Expr* pointer, int depth) const;
 
@@ -84,6 +89,7 @@ class DeviceAnalysis {
   mutable std::map<ShapeKey, std::unique_ptr<ThreadValues>> thread_values_;
   mutable std::map<ShapeKey, BarrierPhases> barrier_phases_;
   CollectiveSites collective_sites_;
+  mutable ViewClaimFinder view_claims_;
 };
 
 // True for a thread-index witness type (carbide::thread::*_witness), seen through references,

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "analysis/view_claims.hpp"
 #include "model/module_model.hpp"
 #include "tile/tile_programs.hpp"
 
@@ -9,13 +10,15 @@
 
 #include "nvcc/ptx_directives.hpp"
 
+#include <map>
 #include <set>
 #include <string>
 #include <vector>
 
 namespace carbide::codegen {
 
-// What the analyses proved that lets checks or 64-bit arithmetic go.
+// What the analyses found that codegen reads: proofs that let checks or 64-bit arithmetic go, and
+// what the launches must check.
 struct ProvenFacts {
   // Indexes proven in range, of shared arrays (`tile[i]`, `tile.fetch_add(i, v)`) and of span
   // reads: emitted as `::carbide::detail::in_range(i)`, which skips the bounds check.
@@ -25,6 +28,9 @@ struct ProvenFacts {
   // The kernels (canonical declarations) that reach a barrier or a warp collective: on the CPU
   // their threads run as fibers that meet there.
   std::set<const clang::FunctionDecl*> synchronizing;
+  // The claims each SIMT kernel makes of its views, for the checks its launch makes
+  // (transposed grids, whole chunks).
+  std::map<const clang::FunctionDecl*, analysis::ViewClaims> kernel_claims;
 };
 
 // The checked CUDA C++ for a program: every declaration the kernels reach, copied from the

@@ -187,9 +187,8 @@ std::string argument_setup(const model::Kernel& kernel) {
 // `config`'s grid is the output's tile grid transposed, without which two blocks could own one
 // tile (carbide::validate_transposed_output). carbide-disjoint-foreign-write has made sure that
 // each such view is a parameter, claimed in one form.
-std::string transposed_output_checks(const model::Kernel& kernel, analysis::ViewClaimFinder& claims,
+std::string transposed_output_checks(const model::Kernel& kernel, const analysis::ViewClaims& made,
                                      const std::string& config) {
-  const analysis::ViewClaims& made = claims.claims_of(kernel.decl);
   std::string text;
   for (const model::Parameter& param : kernel.params) {
     const auto found = made.find(param.decl);
@@ -209,8 +208,7 @@ std::string transposed_output_checks(const model::Kernel& kernel, analysis::View
 // length is a multiple of K: every chunk is then whole or empty, so the store needs no partial
 // path (carbide::validate_whole_chunks). carbide-whole-store has made sure that every whole
 // store is traced to a parameter's claim.
-std::string whole_chunk_checks(const model::Kernel& kernel, analysis::ViewClaimFinder& claims) {
-  const analysis::ViewClaims& made = claims.claims_of(kernel.decl);
+std::string whole_chunk_checks(const model::Kernel& kernel, const analysis::ViewClaims& made) {
   std::string text;
   for (const model::Parameter& param : kernel.params) {
     const auto found = made.find(param.decl);
@@ -250,7 +248,7 @@ std::string exact_cover_check(const model::Kernel& kernel) {
 }
 
 std::string kernel_definitions(const model::Kernel& kernel, std::size_t index,
-                               analysis::ViewClaimFinder& claims) {
+                               const analysis::ViewClaims& claims) {
   const std::string i = std::to_string(index);
   const std::string prefix = template_prefix(kernel, "");
   std::string text;
@@ -362,7 +360,6 @@ std::string generate_host_stubs(const model::Program& program, const ModuleImage
   text += "\nnamespace {\n\n// " + image.description +
           ".\n" + image_array(image.bytes) + "\n}  // namespace\n";
   text += generate_cpu_kernels(program, context, preprocessor, proven, tiles, text);
-  analysis::ViewClaimFinder claims(context);
   for (const model::Module& module : program.modules) {
     text += "\n" + open_namespaces(module.namespace_path, module.inline_namespaces) + "namespace {\n";
     for (const model::Kernel& kernel : module.kernels)
@@ -393,7 +390,7 @@ std::string generate_host_stubs(const model::Program& program, const ModuleImage
       const model::Kernel& kernel = module.kernels[i];
       text += kernel.is_tile ? tile_kernel_definition(kernel, {i, whole_entries[i]}, tiles.find(kernel)->plan,
                                                       parameter_list(kernel))
-                             : kernel_definitions(kernel, i, claims);
+                             : kernel_definitions(kernel, i, proven.kernel_claims.at(kernel.decl));
     }
     text += close_namespaces(module.namespace_path);
   }

@@ -124,9 +124,12 @@ std::optional<Analysis> analyze(const std::string& path, const PipelineOptions& 
       analysis.proven.in_range.push_back(read->getArg(1));
     analysis.proven.narrow_witnesses = carbide::analysis::narrow_witness_sources(context, analysis.program);
     for (const model::Module& module : analysis.program.modules)
-      for (const model::Kernel& kernel : module.kernels)
-        if (!kernel.is_tile && !device.collective_sites().in(kernel.decl).empty())
+      for (const model::Kernel& kernel : module.kernels) {
+        if (kernel.is_tile) continue;
+        if (!device.collective_sites().in(kernel.decl).empty())
           analysis.proven.synchronizing.insert(kernel.decl->getCanonicalDecl());
+        analysis.proven.kernel_claims[kernel.decl] = device.view_claims().claims_of(kernel.decl);
+      }
     const clang::SourceManager& sources = context.getSourceManager();
     for (const carbide::analysis::UnsafeBlock& block : device.unsafe_blocks()) {
       const clang::PresumedLoc at = sources.getPresumedLoc(block.location);
