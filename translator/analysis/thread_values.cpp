@@ -134,7 +134,8 @@ std::optional<Extremum> min_or_max(const clang::CallExpr* call) {
   // CUDA's ::min and ::max (Carbide's declare them in carbide::intrinsics) convert a signed and
   // an unsigned operand inside, after the call: only those whose operands are already of the
   // result's type compare the values the arguments have.
-  const bool cuda_overload = callee->getQualifiedNameAsString() == "carbide::intrinsics::" + callee->getName().str();
+  const vocabulary::DeviceFunction* catalogued = vocabulary::device_function(callee);
+  const bool cuda_overload = catalogued != nullptr && catalogued->role == vocabulary::Role::Intrinsic;
   if (cuda_overload) {
     const clang::QualType result = callee->getReturnType().getCanonicalType();
     for (const clang::ParmVarDecl* param : callee->parameters())
