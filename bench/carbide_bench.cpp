@@ -4,6 +4,7 @@
 #include "bitonic.carbide.hpp"
 #include "convolution.carbide.hpp"
 #include "histogram.carbide.hpp"
+#include "layernorm.carbide.hpp"
 #include "reduction.carbide.hpp"
 #include "saxpy.carbide.hpp"
 #include "scan.carbide.hpp"
@@ -180,6 +181,26 @@ int main(int argc, char** argv) {
     rows.push_back(measure("softmax 16384 × 4096", 2.0 * n * sizeof(float),
                            [&] { module.softmax(stream, prepared, in, out); },
                            [&] { reference::launch_softmax(raw(in), reinterpret_cast<float*>(out.device_ptr()), count); },
+                           [&] { return out.to_host_vec(stream); }));
+  }
+  {
+    // llm.c's layer norm, a warp per row: GPT-2 small's 768 channels, B · T = 32 · 1024.
+    const unsigned count = 32 * 1024, cols = 768;  // layernorm.cpp: rows, cols
+    const std::size_t n = std::size_t(count) * cols;
+    auto in = carbide::DeviceBuffer<float>::from_host(stream, random_floats(n, generator));
+    auto weight = carbide::DeviceBuffer<float>::from_host(stream, random_floats(cols, generator));
+    auto bias = carbide::DeviceBuffer<float>::from_host(stream, random_floats(cols, generator));
+    auto out = carbide::DeviceBuffer<float>::zeroed(stream, n);
+    auto mean = carbide::DeviceBuffer<float>::zeroed(stream, count);
+    auto rstd = carbide::DeviceBuffer<float>::zeroed(stream, count);
+    auto module = layernorm::load(ctx);
+    auto prepared = module.prepare_layernorm_forward(carbide::LaunchConfig1D(count / 16, 512));  // 16 warps a block
+    rows.push_back(measure("layernorm 32768 × 768 (warp rows)", 2.0 * n * sizeof(float),
+                           [&] { module.layernorm_forward(stream, prepared, out, mean, rstd, in, weight, bias, count, cols); },
+                           [&] {
+                             reference::launch_layernorm(raw(out), raw(mean), raw(rstd), raw(in), raw(weight), raw(bias),
+                                                         int(count), int(cols));
+                           },
                            [&] { return out.to_host_vec(stream); }));
   }
   {

@@ -14,6 +14,8 @@ void launch_transpose(const float* in, std::uint32_t rows, std::uint32_t cols, f
 void launch_transpose_row_order(const float* in, std::uint32_t rows, std::uint32_t cols, float* out);
 void launch_stencil(const float* in, std::size_t n, const float* weights, float* out);  // 9 weights
 void launch_softmax(const float* in, float* out, unsigned rows);
+void launch_layernorm(float* out, float* mean, float* rstd, const float* inp, const float* weight, const float* bias,
+                      int N, int C);  // llm.c's layernorm_forward_kernel3, a warp per row
 void launch_scan(const float* in, std::size_t n, float* out, float* scratch);
 void launch_bitonic_sort(float* keys, std::size_t n);  // n a power of two, at least 512
 void launch_walsh(float* data, std::size_t n);  // n = 2^k, k odd and at least 11

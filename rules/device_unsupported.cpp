@@ -3,6 +3,7 @@
 #include "device_walk.hpp"
 #include "analysis/collective_sites.hpp"
 #include "analysis/device_analysis.hpp"
+#include "analysis/pure_operations.hpp"
 #include "analysis/shared_accesses.hpp"
 #include "analysis/thread_values.hpp"
 #include "model/dialect.hpp"
@@ -217,6 +218,7 @@ class Finder : public DeviceCodeFinder<Finder> {
     }
     if (const auto* named = llvm::dyn_cast<clang::DeclRefExpr>(call->getCallee()->IgnoreParenImpCasts()))
       callees_.insert(named);
+    if (model::vocabulary::is_warp_fold(call) && call->getNumArgs() == 2) check_fold_operation(call);
     const clang::SourceManager& sources = context_.ast.getSourceManager();
     if (provided_by_toolchain(callee, sources)) return true;
     const clang::FunctionDecl* definition = nullptr;
@@ -231,6 +233,17 @@ class Finder : public DeviceCodeFinder<Finder> {
   }
 
  private:
+  // warp::reduce calls its operation inside Carbide's header, unseen by the analyses, and counts
+  // on every lane computing the same fold: the operation must be a function of its two values.
+  void check_fold_operation(const clang::CallExpr* call) {
+    const clang::Expr* operation = call->getArg(1);
+    if (const auto why = analysis::impure_operation_reason(operation, context_.ast))
+      report(operation->getBeginLoc(),
+             "the operation of '" + source_text(context_.ast, call->getCallee()) + "' " + *why +
+                 ": every lane must fold the same values the same way, so pass a lambda without captures "
+                 "that computes from its two values alone ([](float a, float b) { return fmaxf(a, b); })");
+  }
+
   // True when `statement` holds one of the function's barrier or collective sites (a call of
   // block::sync(), a warp collective, or a helper that reaches one).
   bool reaches_collective(const clang::Stmt* statement) const {

@@ -22,8 +22,10 @@ class WitnessFinder : public clang::RecursiveASTVisitor<WitnessFinder> {
   explicit WitnessFinder(const clang::SourceManager& sources) : sources_(sources) {}
   bool VisitCallExpr(clang::CallExpr* call) {
     const auto witness = model::vocabulary::witness_made_by(call);
-    // thread::grid_stride deals out 1-D global indexes (x only), as index_1d() does.
-    if (witness == model::vocabulary::Witness::Global1D || model::vocabulary::is_grid_stride(call))
+    // thread::grid_stride deals out 1-D global indexes (x only), as index_1d() does, and
+    // warp_index_1d() numbers warps by blockIdx.x.
+    if (witness == model::vocabulary::Witness::Global1D || witness == model::vocabulary::Witness::Warp ||
+        model::vocabulary::is_grid_stride(call))
       found.push_back({call, 1, helper_});
     else if (witness == model::vocabulary::Witness::Global2D) found.push_back({call, 2, helper_});
     else follow(call->getDirectCallee());

@@ -141,6 +141,23 @@ void warp_forms(carbide::span<const int> in, carbide::disjoint_span<int> out) {
   if (int* element = out.get_mut(idx)) *element = results[lane % 5];
 }
 
+// Warp w of the grid owns row w of `cols` columns: lane 0 writes the row's largest value through
+// the generic fold, and the lanes write each element minus it, striding the row by 32.
+CARBIDE_KERNEL
+CARBIDE_LAUNCH_CONTRACT(domain = 1, block = (kBlock, 1, 1))
+void warp_rows(carbide::span<const int> in, carbide::disjoint_span<int> out, carbide::disjoint_span<int> largest,
+               unsigned rows, unsigned cols) {
+  auto warp = carbide::thread::warp_index_1d();
+  if (warp.get() >= rows) return;
+  const carbide::span<const int> row_in = in.subspan(warp.get() * cols, cols);
+  int top = -2147483647 - 1;  // INT_MIN
+  for (unsigned c = carbide::thread::lane().get(); c < cols; c += 32) top = max(top, row_in[c]);
+  top = carbide::warp::reduce(top, [](int a, int b) { return a < b ? b : a; });
+  if (int* l = largest.get_mut_warp_leader(warp)) *l = top;
+  auto row = out.get_mut_warp_row(warp, cols);
+  for (unsigned k = 0; k < row.count(); ++k) row[k] = row_in[row.index(k)] - top;
+}
+
 // 64 KB of dynamic shared memory, past the 48 KB a launch gets without opting in: each block
 // reverses its elements through the far end of it.
 constexpr unsigned kLargeTileBytes = 64 * 1024;

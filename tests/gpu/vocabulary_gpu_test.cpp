@@ -526,6 +526,36 @@ TEST(Vocabulary, WarpReductionsBroadcastsAndShufflesByLane) {
   EXPECT_EQ(wrong, 0u);
 }
 
+// Eight warps a block, a grid with warps past the last row, and rows of 70: every element of the
+// output is written by its row's warp, and each row's maximum by the warp's lane 0.
+TEST(Vocabulary, WarpOwnedRowsAndTheirLeaders) {
+  CARBIDE_REQUIRE_DEVICE();
+  auto ctx = test_context();
+  auto stream = ctx.default_stream();
+  const unsigned rows = 21, cols = 70;
+  std::mt19937 generator(std::random_device{}());
+  std::uniform_int_distribution<int> values(-1000, 1000);
+  std::vector<int> in(rows * cols);
+  for (int& v : in) v = values(generator);
+  auto in_dev = carbide::DeviceBuffer<int>::from_host(stream, in);
+  auto out = carbide::DeviceBuffer<int>::from_host(stream, std::vector<int>(rows * cols, 7777));
+  auto largest = carbide::DeviceBuffer<int>::from_host(stream, std::vector<int>(rows + 3, 7777));
+  auto module = gpu_vocabulary::load(ctx);
+  module.warp_rows(stream, module.prepare_warp_rows(carbide::LaunchConfig1D(3, kBlock)), in_dev, out, largest, rows,
+                   cols);
+  const auto got = out.to_host_vec(stream);
+  const auto tops = largest.to_host_vec(stream);
+  std::size_t wrong = 0;
+  for (unsigned r = 0; r < rows; ++r) {
+    const int top = *std::max_element(in.begin() + r * cols, in.begin() + (r + 1) * cols);
+    wrong += tops[r] != top;
+    for (unsigned c = 0; c < cols; ++c) wrong += got[r * cols + c] != in[r * cols + c] - top;
+  }
+  // The scalars past the last row stay as they were.
+  for (unsigned r = rows; r < rows + 3; ++r) wrong += tops[r] != 7777;
+  EXPECT_EQ(wrong, 0u);
+}
+
 TEST(Vocabulary, IntrinsicsOnTheDeviceMatchTheirHostDefinitions) {
   CARBIDE_REQUIRE_DEVICE();
   auto ctx = test_context();

@@ -42,4 +42,26 @@ void rounded_warp(carbide::disjoint_span<float> out) {
   if (float* o = out.get_mut(idx)) *o = sum;
 }
 
+// A warp past the last row leaves: its number is warp-uniform, but a block barrier needs every warp.
+CARBIDE_KERNEL
+CARBIDE_LAUNCH_CONTRACT(domain = 1, block = (128, 1, 1))
+void barrier_after_warp_exit(carbide::disjoint_span<float> mean, unsigned rows) {
+  auto warp = carbide::thread::warp_index_1d();
+  if (warp.get() >= rows) return;
+  carbide::block::sync();
+  // CHECK: divergent-barrier-warp-rows.cpp:[[@LINE-1]]:3: error: 'carbide::block::sync()' comes after a thread-dependent early return; every thread of the block must reach it
+  if (float* m = mean.get_mut_warp_leader(warp)) *m = 0.f;
+}
+
+// The warp's number plus the lane differs across the warp.
+CARBIDE_KERNEL
+CARBIDE_LAUNCH_CONTRACT(domain = 1, block = (128, 1, 1))
+void lanes_leave(carbide::disjoint_span<float> mean, unsigned rows) {
+  auto warp = carbide::thread::warp_index_1d();
+  if (warp.get() * 32 + carbide::thread::lane().get() >= rows) return;
+  const float sum = carbide::warp::reduce_add(1.f);
+  // CHECK: divergent-barrier-warp-rows.cpp:[[@LINE-1]]:21: error: 'carbide::warp::reduce_add(1.f)' comes after a thread-dependent early return; every lane of the warp must reach it
+  if (float* m = mean.get_mut_warp_leader(warp)) *m = sum;
+}
+
 }  // namespace kernels

@@ -62,6 +62,16 @@ void all_halo(carbide::disjoint_span2d<float> out) {
 // CHECK: launch-contract-domain-and-bounds.cpp:[[@LINE-5]]:1: error: launch contract of 'kernels::all_halo': a halo of 4 on each side takes all 8 threads along y, so index_2d_halo<4>() leaves no inner thread and the kernel writes nothing; widen the block beyond 8 or narrow the halo [carbide-launch-contract]
 // CHECK: launch-contract-domain-and-bounds.cpp:[[@LINE-4]]:14: note: index_2d_halo<4>() used here
 
+// warp_index_1d() numbers warps by blockIdx.x: a second row of blocks would repeat the numbers.
+CARBIDE_KERNEL
+CARBIDE_LAUNCH_CONTRACT(domain = 2, block = (32, 4, 1))
+void warps_of_a_2d_grid(carbide::disjoint_span<float> mean) {
+  auto warp = carbide::thread::warp_index_1d();
+  if (float* m = mean.get_mut_warp_leader(warp)) *m = 0.f;
+}
+// CHECK: launch-contract-domain-and-bounds.cpp:[[@LINE-5]]:1: error: launch contract of 'kernels::warps_of_a_2d_grid': domain = 2 but the kernel uses warp_index_1d(); write domain = 1 or use the matching witness [carbide-launch-contract]
+// CHECK: launch-contract-domain-and-bounds.cpp:[[@LINE-4]]:15: note: warp_index_1d() used here
+
 // Good: a halo of 3 leaves 250 of 256 threads inner.
 CARBIDE_KERNEL
 CARBIDE_LAUNCH_CONTRACT(domain = 1, block = (256, 1, 1))

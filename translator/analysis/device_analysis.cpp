@@ -104,8 +104,9 @@ bool is_disjoint_view(const clang::CXXRecordDecl* record) {
 const clang::CXXMemberCallExpr* as_get_mut(const clang::Expr* expr) {
   const auto* call = llvm::dyn_cast<clang::CXXMemberCallExpr>(expr->IgnoreParenImpCasts());
   if (call == nullptr || call->getMethodDecl() == nullptr) return nullptr;
-  // get_mut_block: the block's one element, to its thread 0 (the leader form).
-  if (model::vocabulary::is_leader_claim(call->getMethodDecl())) return call;
+  // get_mut_block and get_mut_warp_leader: the block's or the warp's one element, to its first
+  // thread (the leader forms).
+  if (model::vocabulary::leader_claim(call->getMethodDecl())) return call;
   const llvm::StringRef name = call->getMethodDecl()->getName();
   if (name != "get_mut") return nullptr;
   return is_disjoint_view(call->getMethodDecl()->getParent()) ? call : nullptr;

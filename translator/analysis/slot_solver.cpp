@@ -175,18 +175,32 @@ class Encoder {
     return std::nullopt;
   }
 
-  // `view.get_mut_block(lid)`, or a pointer given its value once from it: non-null for the
-  // block's local thread 0 alone.
-  bool is_leader_claim(const clang::Expr* pointer) const {
+  // `view.get_mut_block(lid)` or `view.get_mut_warp_leader(w)`, or a pointer given its value once
+  // from one: the claim.
+  const clang::CXXMemberCallExpr* leader_claim(const clang::Expr* pointer) const {
     pointer = pointer->IgnoreParenImpCasts();
     if (const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(pointer)) {
       const auto* var = llvm::dyn_cast<clang::VarDecl>(ref->getDecl());
       const clang::Expr* init = var ? values_.sole_initializer(var) : nullptr;
-      if (init == nullptr) return false;
+      if (init == nullptr) return nullptr;
       pointer = init->IgnoreParenImpCasts();
     }
     const auto* call = llvm::dyn_cast<clang::CXXMemberCallExpr>(pointer);
-    return call != nullptr && vocabulary::is_leader_claim(call->getMethodDecl());
+    return call != nullptr && vocabulary::leader_claim(call->getMethodDecl()) ? call : nullptr;
+  }
+
+  // A leader form's pointer tested for null: non-null only for the first thread of its block
+  // (local index 0) or of its warp (lane 0), and for it only while its element lies inside the
+  // view, which the solver leaves open: one unknown for the whole block (its block number), one
+  // for each thread's warp (its warp number).
+  Term leader_present(const clang::CXXMemberCallExpr* claim, int side) {
+    const std::string site = std::to_string(claim->getID(values_.context()));
+    if (*vocabulary::leader_claim(claim->getMethodDecl()) == vocabulary::Leader::Block)
+      return solver_.mkAnd(solver_.mkEqual(local(side), constant(0, 32)),
+                           solver_.mkEqual(block_value("leader_inside." + site, 1), constant(1, 1)));
+    const Term lane = solver_.mkBVAnd(local(side), constant(31, 32));
+    const Term inside = shared_symbol("warp_leader_inside." + site + "." + std::to_string(side), 1);
+    return solver_.mkAnd(solver_.mkEqual(lane, constant(0, 32)), solver_.mkEqual(inside, constant(1, 1)));
   }
 
   std::optional<Term> cast_value(const clang::CastExpr* cast, int side, int depth) {
@@ -572,8 +586,9 @@ class Encoder {
       }
       if (cast->getCastKind() == clang::CK_LValueToRValue || cast->getCastKind() == clang::CK_NoOp)
         return truth(cast->getSubExpr(), side, depth + 1);
-      if (cast->getCastKind() == clang::CK_PointerToBoolean && is_leader_claim(cast->getSubExpr()))
-        return solver_.mkEqual(local(side), constant(0, 32));
+      if (cast->getCastKind() == clang::CK_PointerToBoolean)
+        if (const clang::CXXMemberCallExpr* claim = leader_claim(cast->getSubExpr()))
+          return leader_present(claim, side);
       return std::nullopt;
     }
     if (const auto* negation = llvm::dyn_cast<clang::UnaryOperator>(expr);

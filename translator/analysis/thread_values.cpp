@@ -479,9 +479,12 @@ Uniformity ThreadValues::call_uniformity(const clang::CallExpr* call, int depth)
     const clang::CXXMethodDecl* method = member->getMethodDecl();
     if (vocabulary::is_extent_query(method))
       return uniformity(member->getImplicitObjectArgument(), depth + 1);
-    // A block-stride index is the same for the whole block where its loop is.
+    // A block-stride index is the same for the whole block where its loop is, a warp's number
+    // for its lanes.
     if (method && vocabulary::witness_kind(method->getParent()) == vocabulary::Witness::BlockIndex)
       return uniformity(member->getImplicitObjectArgument(), depth + 1);
+    if (method && vocabulary::witness_kind(method->getParent()) == vocabulary::Witness::Warp)
+      return join(Uniformity::WarpUniform, uniformity(member->getImplicitObjectArgument(), depth + 1));
     // Witness reads, loads, atomics: values of their own.
     if (method && vocabulary::is_carbide(method->getParent())) return Uniformity::Divergent;
   }

@@ -16,6 +16,7 @@ constexpr DeviceFunction kDeviceFunctions[] = {
     {"carbide::thread::index_2d_halo", Role::WitnessSource, Sameness::PerThread},
     {"carbide::thread::local_index", Role::WitnessSource, Sameness::PerThread},
     {"carbide::thread::lane", Role::WitnessSource, Sameness::PerThread},
+    {"carbide::thread::warp_index_1d", Role::WitnessSource, Sameness::PerWarp},
     {"carbide::thread::grid_stride", Role::WitnessSource, Sameness::PerThread},
     {"carbide::thread::thread_idx", Role::ThreadCoordinate, Sameness::PerThread},
     {"carbide::thread::block_idx", Role::BlockConstant, Sameness::PerBlock},
@@ -35,6 +36,9 @@ constexpr DeviceFunction kDeviceFunctions[] = {
     {"carbide::warp::reduce_add", Role::WarpCollective, Sameness::PerWarp},
     {"carbide::warp::reduce_max", Role::WarpCollective, Sameness::PerWarp},
     {"carbide::warp::reduce_min", Role::WarpCollective, Sameness::PerWarp},
+    // Each lane folds the same halves in the same order; carbide-device-unsupported holds its
+    // operation to a pure function of its two values, so every lane gets the same result.
+    {"carbide::warp::reduce", Role::WarpCollective, Sameness::PerWarp},
     {"carbide::warp::ballot", Role::WarpCollective, Sameness::PerWarp},
     {"carbide::warp::any", Role::WarpCollective, Sameness::PerWarp},
     {"carbide::warp::all", Role::WarpCollective, Sameness::PerWarp},
@@ -101,6 +105,7 @@ constexpr NamedType kWitnesses[] = {
     {"carbide::thread::local_index_witness", int(Witness::Local)},
     {"carbide::thread::lane_witness", int(Witness::Lane)},
     {"carbide::thread::block_index_witness", int(Witness::BlockIndex)},
+    {"carbide::thread::warp_index_witness", int(Witness::Warp)},
 };
 
 constexpr NamedType kViews[] = {
@@ -142,7 +147,7 @@ bool needs_site_on_cpu(const clang::FunctionDecl* callee) {
     return entry->role == Role::Barrier || entry->role == Role::WarpCollective;
   const auto* method = llvm::dyn_cast<clang::CXXMethodDecl>(callee);
   if (method == nullptr || !is_carbide(method->getParent()) || llvm::isa<clang::CXXConversionDecl>(method) ||
-      named(method->getParent(), "carbide::vec"))
+      is_vec(method->getParent()))
     return false;
   static const llvm::StringRef kQueries[] = {"get",   "row",        "col",        "inner",        "size", "rows",
                                              "cols",  "pitch",      "count",      "index",        "piece", "data",
@@ -256,6 +261,11 @@ std::optional<Arrival> required_arrival(const clang::CallExpr* call) {
   return std::nullopt;
 }
 
+bool is_warp_fold(const clang::CallExpr* call) {
+  const DeviceFunction* entry = device_function(call);
+  return entry != nullptr && entry->name == "carbide::warp::reduce";
+}
+
 bool is_barrier(const clang::CallExpr* call) {
   const DeviceFunction* entry = device_function(call);
   return entry && entry->role == Role::Barrier;
@@ -346,9 +356,12 @@ std::optional<View> view_kind(const clang::CXXRecordDecl* record) {
   return std::nullopt;
 }
 
-bool is_leader_claim(const clang::CXXMethodDecl* method) {
-  return method != nullptr && method->getIdentifier() && method->getName() == "get_mut_block" &&
-         named(method->getParent(), "carbide::disjoint_span");
+std::optional<Leader> leader_claim(const clang::CXXMethodDecl* method) {
+  if (method == nullptr || !method->getIdentifier() || !named(method->getParent(), "carbide::disjoint_span"))
+    return std::nullopt;
+  if (method->getName() == "get_mut_block") return Leader::Block;
+  if (method->getName() == "get_mut_warp_leader") return Leader::Warp;
+  return std::nullopt;
 }
 
 bool is_chunk_claim(const clang::CXXMethodDecl* method) {
@@ -367,6 +380,7 @@ std::optional<SizedClaim> sized_claim(const clang::CXXMethodDecl* method) {
   const llvm::StringRef name = method->getName();
   if (name == "get_mut_pair" || name == "get_mut_radix") return SizedClaim{1, "stride"};
   if (name == "get_mut_block_region") return SizedClaim{1, "region size"};
+  if (name == "get_mut_warp_row") return SizedClaim{1, "row length"};
   return std::nullopt;
 }
 
@@ -381,6 +395,8 @@ std::optional<unsigned> piece_extent_argument(const clang::CXXMethodDecl* method
   if (named(piece, "carbide::chunk_mut") && name == "size") return 1u;
   return std::nullopt;
 }
+
+bool is_vec(const clang::CXXRecordDecl* record) { return named(record, "carbide::vec"); }
 
 bool is_shared_array(const clang::CXXRecordDecl* record) {
   return named(record, "carbide::shared_array");

@@ -49,6 +49,8 @@ const DeviceFunction* device_function(const clang::CallExpr* call);
 enum class Arrival { Block, Warp };
 std::optional<Arrival> required_arrival(const clang::CallExpr* call);
 bool is_barrier(const clang::CallExpr* call);
+// `warp::reduce(v, op)`: the collective that calls an operation of the user's (its argument 1).
+bool is_warp_fold(const clang::CallExpr* call);
 
 // The dim3 a coordinate function returns: thread_idx().x and friends.
 enum class Dim3 { ThreadIdx, BlockIdx, BlockDim, GridDim };
@@ -72,7 +74,8 @@ bool is_block_stride(const clang::CallExpr* call);
 
 // The index witnesses, by what they index.
 // BlockIndex: an index of a block-stride loop (block::grid_stride), the same for the whole block.
-enum class Witness { Global1D, Global2D, Local, Lane, BlockIndex };
+// Warp: the warp's number across a 1-D grid (thread::warp_index_1d), the same for its lanes.
+enum class Witness { Global1D, Global2D, Local, Lane, BlockIndex, Warp };
 std::optional<Witness> witness_kind(const clang::CXXRecordDecl* record);
 // index_2d_transposed()'s witness: the same kind as index_2d()'s (Global2D, for the domain and
 // the other rules), but its block stands at the transposed coordinates, which the launch must
@@ -99,7 +102,8 @@ std::optional<View> view_kind(const clang::CXXRecordDecl* record);
 std::optional<unsigned> piece_extent_argument(const clang::CXXMethodDecl* method);
 
 // A claim on an exclusive view whose partition depends on a run-time argument: the stride of
-// get_mut_pair and get_mut_radix<R>, the size of get_mut_block_region. Claims with two values of
+// get_mut_pair and get_mut_radix<R>, the size of get_mut_block_region, the row length of
+// get_mut_warp_row. Claims with two values of
 // it overlap, so that argument must be one value for the whole launch.
 struct SizedClaim {
   unsigned argument;        // which argument of the call
@@ -107,8 +111,10 @@ struct SizedClaim {
 };
 std::optional<SizedClaim> sized_claim(const clang::CXXMethodDecl* method);
 
-// `view.get_mut_block(lid)`, the leader form: non-null for the block's local thread 0 alone.
-bool is_leader_claim(const clang::CXXMethodDecl* method);
+// The leader forms: `view.get_mut_block(lid)`, non-null for the block's local thread 0 alone, and
+// `view.get_mut_warp_leader(w)`, for the warp's lane 0 alone (each only inside the view).
+enum class Leader { Block, Warp };
+std::optional<Leader> leader_claim(const clang::CXXMethodDecl* method);
 
 // `view.get_mut_chunk<K>(idx)` and `view.get_mut_strided_chunks<K, N>(idx)`: pieces of K
 // consecutive elements (K is the first template argument).
@@ -162,6 +168,7 @@ std::optional<TileHandle> tile_handle(const clang::CXXRecordDecl* record);
 bool is_handle_transfer(const clang::CXXMethodDecl* method);
 
 bool is_shared_array(const clang::CXXRecordDecl* record);
+bool is_vec(const clang::CXXRecordDecl* record);  // carbide::vec<T, K>, a value in registers
 bool is_block_shared(const clang::NamedDecl* decl);  // the function block::shared, for codegen
 bool is_unsafe_block(const clang::CXXRecordDecl* record);
 bool is_internal(const clang::NamedDecl* decl);      // carbide::detail, the generated code's own

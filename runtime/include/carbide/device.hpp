@@ -67,6 +67,16 @@ CARBIDE_HOST_DEVICE T* non_null(T* element) {
   return element;
 }
 
+// a · b into *product, unless it does not fit in 64 bits.
+CARBIDE_HOST_DEVICE bool product_fits(std::size_t a, std::size_t b, std::size_t* product) {
+#if defined(__CUDA_ARCH__)
+  *product = a * b;
+  return __umul64hi((unsigned long long)a, (unsigned long long)b) == 0;
+#else
+  return !__builtin_mul_overflow(a, b, product);
+#endif
+}
+
 // The element types __ldg loads.
 template <class T>
 inline constexpr bool has_read_only_load =
@@ -272,6 +282,23 @@ class lane_witness {
   friend struct detail::witness_factory;
 };
 
+// The thread's warp, numbered across a 1-D grid (thread::warp_index_1d()): warp w of block b is
+// number b·W + w, where W = ⌈threads per block / 32⌉ and w is the warp's place in its block (the
+// flat local index / 32, as the hardware forms warps). Every lane of a warp holds the same number
+// and no two warps of the launch share one, so the warp forms (get_mut_warp_row,
+// get_mut_warp_leader) give each warp a row of its own.
+class warp_index_witness {
+ public:
+  warp_index_witness(const warp_index_witness&) = delete;
+  warp_index_witness& operator=(const warp_index_witness&) = delete;
+  CARBIDE_DEVICE std::size_t get() const { return value_; }
+
+ private:
+  CARBIDE_DEVICE explicit warp_index_witness(std::size_t value) : value_(value) {}
+  std::size_t value_;
+  friend struct detail::witness_factory;
+};
+
 #if defined(__CUDACC__)
 CARBIDE_DEVICE unsigned flat_thread_index() {
   return (threadIdx.z * blockDim.y + threadIdx.y) * blockDim.x + threadIdx.x;
@@ -308,6 +335,11 @@ CARBIDE_DEVICE index_2d_halo_witness<Radius> index_2d_halo() {
 
 CARBIDE_DEVICE lane_witness lane() {
   return detail::witness_factory::make<lane_witness>(flat_thread_index() & 31u);
+}
+CARBIDE_DEVICE warp_index_witness warp_index_1d() {
+  const unsigned warps_per_block = (blockDim.x * blockDim.y * blockDim.z + 31u) / 32u;
+  return detail::witness_factory::make<warp_index_witness>(std::size_t(blockIdx.x) * warps_per_block +
+                                                           flat_thread_index() / 32u);
 }
 CARBIDE_DEVICE carbide::dim3 thread_idx() { return {threadIdx.x, threadIdx.y, threadIdx.z}; }
 CARBIDE_DEVICE carbide::dim3 block_idx() { return {blockIdx.x, blockIdx.y, blockIdx.z}; }
@@ -352,6 +384,12 @@ CARBIDE_DEVICE index_2d_halo_witness<Radius> index_2d_halo() {
 }
 CARBIDE_DEVICE lane_witness lane() {
   return detail::witness_factory::make<lane_witness>(cpu::detail::this_thread("carbide::thread::lane").local_index & 31u);
+}
+CARBIDE_DEVICE warp_index_witness warp_index_1d() {
+  const auto& t = cpu::detail::this_thread("carbide::thread::warp_index_1d");
+  const unsigned warps_per_block = (t.block_dim.x * t.block_dim.y * t.block_dim.z + 31u) / 32u;
+  return detail::witness_factory::make<warp_index_witness>(std::size_t(t.block_idx.x) * warps_per_block +
+                                                           t.local_index / 32u);
 }
 // Kept out of line too in every program that calls them, with its debug information, so that a
 // debugger stopped in a kernel's CPU form can call them: `print carbide::thread::thread_idx()`.
@@ -737,32 +775,33 @@ class radix_mut {
   std::size_t first_, stride_;
 };
 
-// The elements a thread owns of its block's region of an exclusive output: block b owns the n
-// elements [b·n, b·n + n) (cut at the view's end) and deals them out in turn, so thread t of a
-// B-thread block owns t, t + B, t + 2·B, … of them — the 256 bins a 192-thread block writes.
-// n is one value for the whole launch (carbide check proves it), so regions never overlap.
+// The elements a thread owns of a region of an exclusive output, dealt out in turn among the
+// region's holders: thread t of a B-thread block owns t, t + B, t + 2·B, … of its block's region
+// (get_mut_block_region: the 256 bins a 192-thread block writes), lane l owns l, l + 32, … of
+// its warp's row (get_mut_warp_row: a layer norm's row). The region's length is one value for the
+// whole launch (carbide check proves it), so regions never overlap.
 template <class T>
-class block_region_mut {
+class region_mut {
  public:
-  block_region_mut(const block_region_mut&) = delete;
-  block_region_mut& operator=(const block_region_mut&) = delete;
+  region_mut(const region_mut&) = delete;
+  region_mut& operator=(const region_mut&) = delete;
   CARBIDE_DEVICE explicit operator bool() const { return count_ > 0; }
   // How many of the region's elements this thread owns.
   CARBIDE_DEVICE unsigned count() const { return count_; }
-  // Where the thread's k-th element lies in the region (t + k·B): which bin, which slot.
+  // Where the thread's k-th element lies in the region (t + k·B): which bin, which column.
   CARBIDE_DEVICE std::size_t index(unsigned k) const { return first_ + std::size_t(k) * step_; }
   CARBIDE_DEVICE T& operator[](unsigned k) const {
 #if defined(__CUDACC__) && defined(CARBIDE_CHECKED)
     if (k >= count_) detail::fail_check();
 #elif !defined(__CUDACC__)
-    if (k >= count_) cpu::detail::piece_index_past_end("carbide::block_region_mut::operator[]", k, count_);
+    if (k >= count_) cpu::detail::piece_index_past_end("carbide::region_mut::operator[]", k, count_);
 #endif
     return data_[index(k)];
   }
 
  private:
   friend struct detail::witness_factory;
-  CARBIDE_DEVICE block_region_mut(T* data, std::size_t first, std::size_t step, unsigned count)
+  CARBIDE_DEVICE region_mut(T* data, std::size_t first, std::size_t step, unsigned count)
       : data_(data), first_(first), step_(step), count_(count) {}
   T* data_;  // the region's first element
   std::size_t first_, step_;
@@ -1036,10 +1075,10 @@ class disjoint_span {
   CARBIDE_DEVICE T* get_mut_block(const thread::local_index_witness& own, const thread::block_index_witness& block) const {
     return block_element(own, block.get());
   }
-  // The block's region of n elements, dealt out to its threads (see block_region_mut); n must be
+  // The block's region of n elements, dealt out to its threads (see region_mut); n must be
   // the same for the whole launch.
-  CARBIDE_DEVICE block_region_mut<T> get_mut_block_region(const thread::local_index_witness& own,
-                                                          std::size_t n) const {
+  CARBIDE_DEVICE region_mut<T> get_mut_block_region(const thread::local_index_witness& own,
+                                                    std::size_t n) const {
 #if defined(__CUDACC__)
     return block_region(own, n, detail::flat_block_index());
 #else
@@ -1048,9 +1087,22 @@ class disjoint_span {
 #endif
   }
   // Region `block.get()` of n elements: a block-stride loop's row, dealt out to the block's threads.
-  CARBIDE_DEVICE block_region_mut<T> get_mut_block_region(const thread::local_index_witness& own, std::size_t n,
-                                                          const thread::block_index_witness& block) const {
+  CARBIDE_DEVICE region_mut<T> get_mut_block_region(const thread::local_index_witness& own, std::size_t n,
+                                                    const thread::block_index_witness& block) const {
     return block_region(own, n, block.get());
+  }
+  // Row w of n elements, [w·n, w·n + n) cut at the end, for the warp whose witness is w, dealt out
+  // to its lanes with a stride of 32 (see region_mut): lane l owns columns l, l + 32, …. n must be
+  // the same for the whole launch.
+  CARBIDE_DEVICE region_mut<T> get_mut_warp_row(const thread::warp_index_witness& warp, std::size_t n) const {
+    return dealt_region(warp.get(), n, lane_of_thread("carbide::disjoint_span::get_mut_warp_row"), 32);
+  }
+  // Element w, a row's scalar (its mean, its reciprocal deviation), for lane 0 of the warp whose
+  // witness is w; nullptr for its other lanes and past the end.
+  CARBIDE_DEVICE T* get_mut_warp_leader(const thread::warp_index_witness& warp) const {
+    return lane_of_thread("carbide::disjoint_span::get_mut_warp_leader") == 0 && warp.get() < size_
+               ? detail::non_null(data_ + warp.get())
+               : nullptr;
   }
   // The N pieces of K elements of the thread whose witness is i, dealt out in turn across its
   // block (see strided_chunks_mut). The block's own index is i minus the thread's, so a
@@ -1074,19 +1126,34 @@ class disjoint_span {
   CARBIDE_DEVICE T* block_element(const thread::local_index_witness& own, std::size_t block) const {
     return own.get() == 0 && block < size_ ? detail::non_null(data_ + block) : nullptr;
   }
-  CARBIDE_DEVICE block_region_mut<T> block_region(const thread::local_index_witness& own, std::size_t n,
-                                                  std::size_t block) const {
-    const std::size_t start = block * n;
-    const std::size_t inside = start < size_ ? (size_ - start < n ? size_ - start : n) : 0;
+  CARBIDE_DEVICE region_mut<T> block_region(const thread::local_index_witness& own, std::size_t n,
+                                            std::size_t block) const {
 #if defined(__CUDACC__)
     const std::size_t threads = std::size_t(blockDim.x) * blockDim.y * blockDim.z;
 #else
     const auto& t = cpu::detail::this_thread("carbide::disjoint_span::get_mut_block_region");
     const std::size_t threads = std::size_t(t.block_dim.x) * t.block_dim.y * t.block_dim.z;
 #endif
-    const unsigned count = inside > own.get() ? unsigned((inside - own.get() + threads - 1) / threads) : 0u;
-    return detail::witness_factory::make<block_region_mut<T>>(data_ + (count ? start : 0), std::size_t(own.get()),
-                                                              threads, count);
+    return dealt_region(block, n, own.get(), threads);
+  }
+  // Region `owner` of n elements, [owner·n, owner·n + n) cut at the end, dealt out in turn to its
+  // `holders` from `first` on. An owner whose region starts past the end gets none, and so does
+  // one whose start does not fit in 64 bits: wrapped, it would land on another owner's region.
+  CARBIDE_DEVICE region_mut<T> dealt_region(std::size_t owner, std::size_t n, std::size_t first,
+                                            std::size_t holders) const {
+    std::size_t start = 0;
+    const bool inside_view = detail::product_fits(owner, n, &start) && start < size_;
+    const std::size_t inside = inside_view ? (size_ - start < n ? size_ - start : n) : 0;
+    const unsigned count = inside > first ? unsigned((inside - first + holders - 1) / holders) : 0u;
+    return detail::witness_factory::make<region_mut<T>>(data_ + (count ? start : 0), first, holders, count);
+  }
+  // The calling thread's lane in its warp.
+  CARBIDE_DEVICE static unsigned lane_of_thread([[maybe_unused]] const char* what) {
+#if defined(__CUDACC__)
+    return thread::flat_thread_index() & 31u;
+#else
+    return cpu::detail::this_thread(what).local_index & 31u;
+#endif
   }
   T* data_ = nullptr;
   std::size_t size_ = 0;

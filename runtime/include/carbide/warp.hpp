@@ -93,6 +93,25 @@ CARBIDE_DEVICE T reduce_min(T value) {
   return value;
 }
 
+// `op` folded over the warp's values, delivered to every lane: each step combines the lower
+// half's value with the upper half's, in that order, so every lane computes the same bracketing
+// and gets the same result even where `op` is not commutative (it must be associative for that
+// result to be the fold). `op` is a lambda without captures that computes from its two values
+// alone, which carbide-device-unsupported holds: `warp::reduce(v, [](float a, float b) { … })`.
+template <class T, class Op>
+CARBIDE_DEVICE T reduce(T value, Op op) {
+#if defined(__CUDACC__)
+  const unsigned lane = thread::flat_thread_index() & 31u;
+#else
+  const unsigned lane = cpu::detail::this_thread("carbide::warp::reduce").local_index & 31u;
+#endif
+  for (unsigned mask = 16; mask > 0; mask >>= 1) {
+    const T other = shfl_xor(value, mask);
+    value = (lane & mask) != 0 ? op(other, value) : op(value, other);
+  }
+  return value;
+}
+
 // The sum over lanes 0..lane, to each lane (an inclusive scan of the warp).
 template <class T>
 CARBIDE_DEVICE T inclusive_scan_add(T value) {

@@ -104,6 +104,21 @@ TEST(SlotSolver, OwnSlotReadByOneThread) {
                        "unsigned v = 0;\nif (carbide::thread::thread_idx().x == 0) v = s[0];", 256));
 }
 
+// A leader form's pointer is non-null for the first thread of its block (or lane 0 of its warp)
+// alone, and for it only where its element lies inside the view: a test of the pointer gives the
+// solver no more than that.
+TEST(SlotSolver, LeaderFormsHoldForTheirFirstThreadAlone) {
+  const std::string write_own = "carbide::disjoint_span<float> out = {};\nif (t < n) s[t] = 1;\nunsigned v = 0;\n";
+  auto warp = "auto warp = carbide::thread::warp_index_1d();\n";
+  auto lid = "auto lid = carbide::thread::local_index();\n";
+  EXPECT_TRUE(distinct(write_own + lid + "if (float* p = out.get_mut_block(lid)) v = s[0];", 256));
+  EXPECT_TRUE(distinct(write_own + warp + "if (float* p = out.get_mut_warp_leader(warp)) v = s[0];", 32));
+  // Lane 0 of every warp, not thread 0 alone.
+  EXPECT_FALSE(distinct(write_own + warp + "if (float* p = out.get_mut_warp_leader(warp)) v = s[0];", 256));
+  // A null pointer is no sign of another thread: thread 0 of a block past the view's end has one.
+  EXPECT_FALSE(distinct(write_own + lid + "float* p = out.get_mut_block(lid);\nif (!p && t == 0) v = s[1];", 256));
+}
+
 // Blelloch's tree: `offset` doubles while the counter halves, so a thread's pair
 // offset·(2t + 1) − 1, offset·(2t + 2) − 1 meets no other thread's.
 const std::string kUpSweep = "unsigned offset = 1;\n"

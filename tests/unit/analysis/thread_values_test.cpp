@@ -104,6 +104,20 @@ TEST(ThreadValues, ComparisonsAtWarpBoundariesAreWarpUniform) {
   EXPECT_EQ(v.uniformity("tid + 1 < 32"), Uniformity::Divergent);
 }
 
+// A warp's number (thread::warp_index_1d()) is the same for its lanes in any block shape, since
+// it counts warps as the hardware forms them; a value that adds the lane is not.
+TEST(ThreadValues, WarpNumbersAreWarpUniform) {
+  for (const BlockShape& shape : {k256, k32x8, BlockShape{{48, 1, 1}}}) {
+    auto v = values_of(
+        "auto warp = carbide::thread::warp_index_1d();\n"
+        "const unsigned lane = carbide::thread::lane().get();\n"
+        "bool a = warp.get() < 7u; bool b = warp.get() * 32 + lane < 7u; (void)a; (void)b;",
+        shape);
+    EXPECT_EQ(v.uniformity("warp.get() < 7u"), Uniformity::WarpUniform);
+    EXPECT_EQ(v.uniformity("warp.get() * 32 + lane < 7u"), Uniformity::Divergent);
+  }
+}
+
 TEST(ThreadValues, RowComparisonsAreWarpUniformInRowsOfWarps) {
   auto v = values_of(
       "const unsigned ty = carbide::thread::thread_idx().y;\n"
