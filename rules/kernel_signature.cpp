@@ -75,7 +75,12 @@ void check_parameter(const RuleContext& context, const model::Kernel& kernel,
     const bool reads = pointee_const || param.unsupported == UnsupportedParam::MutableSharedView;
     const std::string view = reads ? "carbide::span<const " + param.element_type + ">"
                                    : "carbide::disjoint_span<" + param.element_type + ">";
-    result.fixits.push_back({clang::CharSourceRange::getTokenRange(type_range), view});
+    // Up to the name, so that qualifiers after the `*` (`float* __restrict__ out`) go too: the
+    // type's own range ends at the `*`.
+    if (decl->getIdentifier() != nullptr && decl->getLocation().isFileID() && decl->getBeginLoc().isFileID())
+      result.fixits.push_back({clang::CharSourceRange::getCharRange(decl->getBeginLoc(), decl->getLocation()), view + " "});
+    else
+      result.fixits.push_back({clang::CharSourceRange::getTokenRange(type_range), view});
   }
   context.reporter.report(std::move(result));
 }

@@ -210,6 +210,15 @@ class Finder : public clang::RecursiveASTVisitor<Finder> {
   }
 
  private:
+  // One buffer as a read view and an exclusive one is usually meant as an update in place, which
+  // has a form of its own: the exclusive view's own element, read and written by its thread.
+  static std::string in_place_advice(const model::Kernel& kernel, const model::Parameter& exclusive,
+                                     const model::Parameter& other, bool slices) {
+    if (kernel.is_tile || slices || is_written(other.kind)) return "";
+    return ", or, to update in place, drop '" + other.name + "' and read each thread's element through '" +
+           exclusive.name + "' itself (`*o = f(*o)`)";
+  }
+
   void report(const clang::CXXMemberCallExpr* call, const model::Kernel& kernel, const BufferName& buffer,
               const BufferName& other_buffer, const model::Parameter& exclusive, const model::Parameter& other) {
     const bool slices = buffer.elements || other_buffer.elements;
@@ -223,7 +232,8 @@ class Finder : public clang::RecursiveASTVisitor<Finder> {
         passed + " of '" + kernel.qualified_name + "'; " +
             (kernel.is_tile ? "tile blocks writing their tiles of '" : "threads writing their elements of '") +
             exclusive.name + "' would race with " + (kernel.is_tile ? "tile blocks" : "threads") + " using '" +
-            other.name + "'. Pass distinct " + (kernel.is_tile ? "partitions" : slices ? "slices that do not overlap" : "buffers"),
+            other.name + "'. Pass distinct " + (kernel.is_tile ? "partitions" : slices ? "slices that do not overlap" : "buffers") +
+            in_place_advice(kernel, exclusive, other, slices),
         call->getSourceRange());
     result.notes.push_back({buffer.root->getLocation(), "'" + buffer.root->getNameAsString() +
                                                             "' declared here"});

@@ -181,6 +181,33 @@ void report_unfollowed(const RuleContext& context, std::string_view rule,
   }
 }
 
+// The launch's integer parameters an index depends on, through the locals it reads (their
+// definitions, as far as the function shows them): `pos + stride` with `stride = size / 2`
+// names `size`. What the host guarantees of them (a power of two, a bound) may be what keeps the
+// slots apart, and CARBIDE_REQUIRE is how the kernel says so.
+std::set<const clang::ParmVarDecl*> launch_parameters_in(const analysis::ThreadValues& values,
+                                                         const clang::Expr* index) {
+  std::set<const clang::ParmVarDecl*> found;
+  std::set<const clang::VarDecl*> seen;
+  std::vector<const clang::Stmt*> work{index};
+  while (!work.empty()) {
+    const clang::Stmt* at = work.back();
+    work.pop_back();
+    if (at == nullptr) continue;
+    if (const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(at)) {
+      if (const auto* parameter = llvm::dyn_cast<clang::ParmVarDecl>(ref->getDecl());
+          parameter && parameter->getType()->isIntegralOrEnumerationType() &&
+          values.uniformity(ref) == analysis::Uniformity::Uniform)
+        found.insert(parameter);
+      else if (const auto* var = llvm::dyn_cast<clang::VarDecl>(ref->getDecl());
+               var && var->isLocalVarDecl() && seen.insert(var).second)
+        for (const clang::Stmt* definition : values.definition_sites(var)) work.push_back(definition);
+    }
+    for (const clang::Stmt* child : at->children()) work.push_back(child);
+  }
+  return found;
+}
+
 // Every pair of accesses that may share a phase, in one block the function runs in.
 void check_pairs(const RuleContext& context, std::string_view rule, const analysis::BarrierPhases& phases,
                  const analysis::ThreadValues& values, std::set<AccessSite>& reported) {
@@ -247,6 +274,20 @@ void check_pairs(const RuleContext& context, std::string_view rule, const analys
       result.notes.push_back({at.expr->getBeginLoc(),
                               "the checker could not prove the slots distinct for different "
                               "threads from the index and the conditions around the access"});
+      std::set<const clang::ParmVarDecl*> parameters;
+      for (const SharedAccess* access : {&at, &other})
+        if (access->index != nullptr && access->index_in == nullptr)
+          parameters.merge(launch_parameters_in(values, access->index));
+      if (!parameters.empty()) {
+        std::string names;
+        for (const clang::ParmVarDecl* parameter : parameters)
+          names += (names.empty() ? "'" : ", '") + parameter->getNameAsString() + "'";
+        result.notes.push_back({at.expr->getBeginLoc(),
+                                "the slots depend on " + names + ": if what the host guarantees of " +
+                                    (parameters.size() == 1 ? "it" : "them") +
+                                    " (a power of two, a bound) keeps them apart, state it in the kernel "
+                                    "with CARBIDE_REQUIRE(...), which the checker relies on"});
+      }
       if (auto note = calling_shape_note(context, values)) result.notes.push_back(std::move(*note));
       context.reporter.report(std::move(result));
     }

@@ -7,7 +7,8 @@
 // - `if (warp.thread_rank() == 0) __stcs(mean + idx, m)` → mean.get_mut_warp_leader(warp);
 // - `o[c] = …` for c = lane, lane + 32, … → out.get_mut_warp_row(warp, C), element k at column
 //   index(k); `const float* x = inp + idx * C` → inp.subspan(idx * C, C);
-// - `__ldcs`/`__stcs` (streaming cache hints) → plain loads and stores (no spelling yet).
+// - `__ldcs(x + c)` → `x.load_streaming(c)`, `__stcs(o + c, v)` → `o.store_streaming(k, v)`
+//   (streaming cache hints); `__stcs(mean + idx, m)` → a plain store of the row's scalar.
 #include <carbide/carbide.hpp>
 
 #include "../common/sample_check.hpp"
@@ -53,8 +54,8 @@ void layernorm_forward(carbide::disjoint_span<float> out, carbide::disjoint_span
   auto o = out.get_mut_warp_row(warp, C);
   for (unsigned k = 0; k < o.count(); ++k) {
     const std::size_t c = o.index(k);
-    const float n = s * (x[c] - m);
-    o[k] = n * weight[c] + bias[c];
+    const float n = s * (x.load_streaming(c) - m);
+    o.store_streaming(k, n * weight[c] + bias[c]);
   }
 }
 

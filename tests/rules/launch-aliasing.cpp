@@ -39,7 +39,7 @@ int main() {
 
   // In-place update: y = a*x + y, written with y as the output.
   module.axpy(stream, prepared, x, y, y, 2.f);
-  // CHECK: launch-aliasing.cpp:[[@LINE-1]]:10: error: 'y' is passed to exclusive parameter 'out' and to parameter 'y' of 'kernels::axpy'; threads writing their elements of 'out' would race with threads using 'y'. Pass distinct buffers [carbide-launch-aliasing]
+  // CHECK: launch-aliasing.cpp:[[@LINE-1]]:10: error: 'y' is passed to exclusive parameter 'out' and to parameter 'y' of 'kernels::axpy'; threads writing their elements of 'out' would race with threads using 'y'. Pass distinct buffers, or, to update in place, drop 'y' and read each thread's element through 'out' itself (`*o = f(*o)`) [carbide-launch-aliasing]
   // CHECK: launch-aliasing.cpp:36:8: note: 'y' declared here
   // CHECK: launch-aliasing.cpp:13:41: note: 'out' is an exclusive output of 'kernels::axpy'
 

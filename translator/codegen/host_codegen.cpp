@@ -94,6 +94,31 @@ std::string exclusive_names(const model::Kernel& kernel) {
   return names;
 }
 
+// A contract-less kernel has no prepare_k and no k, only unsafe_launch_k. A call of either would
+// draw "no member named" and nothing else (carbide-missing-contract is not reported where the
+// file does not compile), so the module declares both deleted, with what to write instead; Clang
+// prints the reason at the user's call. k taking prepare_k's result is not deleted: one error for
+// `m.k(stream, m.prepare_k(config), …)`. Not for kernel templates, whose members are templates.
+std::string missing_contract_stand_ins(const model::Kernel& kernel) {
+  if (kernel.is_template()) return "";
+  const std::string reason = c_string_literal(
+      "kernel '" + kernel.qualified_name + "' has no CARBIDE_LAUNCH_CONTRACT: add one above the kernel, or "
+      "launch it unchecked with " + model::unchecked_launch_name(kernel.name) + "(stream, config, ...)");
+  const std::string prepare = model::prepare_function_name(kernel.name);
+  return "  // " + kernel.name + " has no launch contract, so no " + prepare + " and no " + kernel.name +
+         ": calls of them say why.\n"
+         "#if defined(__clang__) && __clang_major__ >= 19\n"
+         "#pragma clang diagnostic push\n#pragma clang diagnostic ignored \"-Wc++26-extensions\"\n"
+         "#define CARBIDE_NO_CONTRACT(reason) delete (reason)\n#else\n#define CARBIDE_NO_CONTRACT(reason) delete\n#endif\n"
+         "  template <class... Arguments>\n  carbide::detail::missing_contract " + prepare +
+         "(Arguments&&...) const = CARBIDE_NO_CONTRACT(" + reason + ");\n"
+         "  template <class... Arguments>\n  void " + kernel.name + "(Arguments&&...) const = CARBIDE_NO_CONTRACT(" +
+         reason + ");\n"
+         "  template <class Stream, class... Arguments>\n  void " + kernel.name +
+         "(Stream&&, carbide::detail::missing_contract, Arguments&&...) const {}\n"
+         "#undef CARBIDE_NO_CONTRACT\n#if defined(__clang__) && __clang_major__ >= 19\n#pragma clang diagnostic pop\n#endif\n\n";
+}
+
 std::string kernel_declarations(const model::Kernel& kernel) {
   if (kernel.is_tile) return tile_kernel_declaration(kernel, parameter_list(kernel));
   std::string text;
@@ -116,6 +141,7 @@ std::string kernel_declarations(const model::Kernel& kernel) {
             "(const carbide::LaunchConfig& config) const;\n\n";
     text += "  // Launches " + kernel.qualified_name + kernel.template_parameters + " on `stream`.";
   } else {
+    text += missing_contract_stand_ins(kernel);
     text += "  // Launches " + kernel.qualified_name + kernel.template_parameters +
             ", which has no launch contract: only the device's limits are checked.";
   }

@@ -77,7 +77,7 @@ CARBIDE_HOST_DEVICE bool product_fits(std::size_t a, std::size_t b, std::size_t*
 #endif
 }
 
-// The element types __ldg loads.
+// The element types __ldg loads (and __ldcs and __stcs load and store).
 template <class T>
 inline constexpr bool has_read_only_load =
     std::is_same_v<T, float> || std::is_same_v<T, double> || std::is_same_v<T, int> ||
@@ -600,6 +600,24 @@ class span {
     return static_cast<T&>(data_[i.value]);
 #endif
   }
+  // operator[]'s read with CUDA's streaming hint (__ldcs: cached to be evicted first), for data
+  // read once, so that what is read again (a layer norm's weights) stays in the caches. Checked
+  // as operator[] is.
+  CARBIDE_DEVICE std::remove_const_t<T> load_streaming(std::size_t i) const {
+#if defined(__CUDACC__)
+    if constexpr (detail::has_read_only_load<std::remove_const_t<T>>) {
+#if defined(CARBIDE_CHECKED)
+      return __ldcs(i < size_ ? data_ + i : static_cast<T*>(nullptr));
+#else
+      return __ldcs(data_ + i);
+#endif
+    } else {
+      return (*this)[i];
+    }
+#else
+    return (*this)[i];
+#endif
+  }
   CARBIDE_HOST_DEVICE T* begin() const { return data_; }
   CARBIDE_HOST_DEVICE T* end() const { return data_ + size_; }
 
@@ -797,6 +815,22 @@ class region_mut {
     if (k >= count_) cpu::detail::piece_index_past_end("carbide::region_mut::operator[]", k, count_);
 #endif
     return data_[index(k)];
+  }
+  // `(*this)[k] = value` with CUDA's streaming hint (__stcs: cached to be evicted first), for
+  // output no thread of the launch reads again.
+  CARBIDE_DEVICE void store_streaming(unsigned k, T value) const {
+#if defined(__CUDACC__)
+    if constexpr (detail::has_read_only_load<T>) {
+#if defined(CARBIDE_CHECKED)
+      if (k >= count_) detail::fail_check();
+#endif
+      __stcs(data_ + index(k), value);
+    } else {
+      (*this)[k] = value;
+    }
+#else
+    (*this)[k] = value;
+#endif
   }
 
  private:

@@ -433,6 +433,10 @@ class Prepared {
 
 namespace detail {
 
+// What the generated module's deleted prepare_k returns for a contract-less kernel k, so that
+// `m.k(stream, m.prepare_k(config), …)` draws one error, at prepare_k, not a second at k.
+struct missing_contract {};
+
 // Stands in the API header for an argument whose type the header cannot name, which
 // carbide-kernel-signature reports: any argument converts to it, so the user's call still
 // compiles while that finding is reported. No stub is generated for such a kernel.
