@@ -3,6 +3,7 @@
 #include "analysis/barrier_phases.hpp"
 #include "analysis/index_bounds.hpp"
 #include "analysis/local_index_range.hpp"
+#include "analysis/shared_accesses.hpp"
 #include "analysis/slot_solver.hpp"
 
 #include <clang/AST/RecursiveASTVisitor.h>
@@ -139,7 +140,9 @@ bool provably_distinct(const analysis::ThreadValues& values, const analysis::Bar
 
 std::string describe(const clang::ASTContext& ast, const SharedAccess& access) {
   if (access.in_helper)
-    return "'" + source_text(ast, access.in_helper) + "' (in the helper called by '" + source_text(ast, access.expr) + "')";
+    return "'" + source_text(ast, access.in_helper) + "' (in the " +
+           (analysis::followed_lambda(access.expr) ? "lambda" : "helper") + " called by '" +
+           source_text(ast, access.expr) + "')";
   return "'" + source_text(ast, access.expr) + "'";
 }
 
@@ -154,9 +157,13 @@ const clang::LambdaExpr* enclosing_lambda(const analysis::ThreadValues& values, 
 // barrier-free helper's accesses to arrays passed in at each call. An array that arrives in a
 // function with barriers, or an access inside a lambda, could meet the caller's accesses in a
 // phase the checker never sees: it says so rather than pass them unchecked.
-void report_unfollowed(const RuleContext& context, std::string_view rule,
-                       const analysis::ThreadValues& values, const std::vector<SharedAccess>& accesses) {
+// Returns the accesses it speaks for (all those of each array or lambda it reports), which the
+// pairs below leave alone: one finding per fault.
+std::set<const clang::CallExpr*> report_unfollowed(const RuleContext& context, std::string_view rule,
+                                                   const analysis::ThreadValues& values,
+                                                   const std::vector<SharedAccess>& accesses) {
   std::set<const void*> reported;
+  std::set<const clang::CallExpr*> spoken_for;
   for (const SharedAccess& access : accesses) {
     if (access.checked_in_callers) continue;
     std::string message;
@@ -175,10 +182,13 @@ void report_unfollowed(const RuleContext& context, std::string_view rule,
                 "not where it is called, so it cannot order this access against the barriers; "
                 "write the access in the enclosing function";
     }
-    if (key == nullptr || !reported.insert(key).second) continue;
+    if (key == nullptr) continue;
+    spoken_for.insert(access.expr);
+    if (!reported.insert(key).second) continue;
     context.reporter.report(finding(rule, diag::Severity::Error, access.expr->getBeginLoc(),
                                     std::move(message), access.expr->getSourceRange()));
   }
+  return spoken_for;
 }
 
 // The launch's integer parameters an index depends on, through the locals it reads (their
@@ -210,7 +220,8 @@ std::set<const clang::ParmVarDecl*> launch_parameters_in(const analysis::ThreadV
 
 // Every pair of accesses that may share a phase, in one block the function runs in.
 void check_pairs(const RuleContext& context, std::string_view rule, const analysis::BarrierPhases& phases,
-                 const analysis::ThreadValues& values, std::set<AccessSite>& reported) {
+                 const analysis::ThreadValues& values, std::set<AccessSite>& reported,
+                 const std::set<const clang::CallExpr*>& spoken_for) {
   const analysis::IndexBounds bounds(values);
   const analysis::SlotSolver solver(values, [&](const clang::FunctionDecl* helper) {
     return &context.device.thread_values(helper, values.shape());
@@ -235,7 +246,7 @@ void check_pairs(const RuleContext& context, std::string_view rule, const analys
       // Report the read when one side only reads, else the later write; once per access.
       const SharedAccess& at = !b.writes ? b : !a.writes ? a : b;
       const SharedAccess& other = &at == &a ? b : a;
-      if (!reported.insert({at.expr, at.in_helper}).second) continue;
+      if (spoken_for.count(at.expr) || !reported.insert({at.expr, at.in_helper}).second) continue;
       const std::string tile = a.tile ? "'" + a.tile->getNameAsString() + "'" : "dynamic shared memory";
       std::string message;
       if (&a == &b && at.aliased)
@@ -270,7 +281,9 @@ void check_pairs(const RuleContext& context, std::string_view rule, const analys
       for (const SharedAccess* through : {&at, &other})
         if (through->in_helper && (through == &at || &a != &b))
           result.notes.push_back({through->in_helper->getBeginLoc(),
-                                  "the access in the helper, checked as if inlined at the call"});
+                                  std::string("the access in the ") +
+                                      (analysis::followed_lambda(through->expr) ? "lambda" : "helper") +
+                                      ", checked as if inlined at the call"});
       result.notes.push_back({at.expr->getBeginLoc(),
                               "the checker could not prove the slots distinct for different "
                               "threads from the index and the conditions around the access"});
@@ -300,13 +313,14 @@ void SharedRaceRule::check(const RuleContext& context) {
   for (const clang::FunctionDecl* function : context.device.definitions()) {
     // A helper is checked in each block its callers run it in; each access reported once.
     std::set<AccessSite> reported;
+    std::set<const clang::CallExpr*> spoken_for;
     bool first = true;
     for (const analysis::BlockShape& shape : context.device.calling_shapes(function)) {
       const analysis::BarrierPhases& phases = context.device.barrier_phases(function, shape);
       if (phases.accesses.empty()) break;
       const analysis::ThreadValues& values = context.device.thread_values(function, shape);
-      if (std::exchange(first, false)) report_unfollowed(context, name(), values, phases.accesses);
-      check_pairs(context, name(), phases, values, reported);
+      if (std::exchange(first, false)) spoken_for = report_unfollowed(context, name(), values, phases.accesses);
+      check_pairs(context, name(), phases, values, reported, spoken_for);
     }
   }
 }

@@ -11,22 +11,11 @@
 
 #include "../../samples/histogram/histogram_reference.cu"
 
-#include <algorithm>
-#include <cstdio>
-#include <cstdlib>
-#include <functional>
+#include "interleaved_timing.cuh"
+
 #include <random>
-#include <string>
 #include <vector>
 
-#define CHECK_CUDA(call)                                                                            \
-  do {                                                                                              \
-    const cudaError_t e = (call);                                                                   \
-    if (e != cudaSuccess) {                                                                         \
-      std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(e));     \
-      std::exit(1);                                                                                 \
-    }                                                                                               \
-  } while (0)
 
 namespace histogram {
 constexpr unsigned kBins = 256;
@@ -67,12 +56,7 @@ int main() {
   const auto in_view = carbide::detail::view_access::make<carbide::span<const std::uint32_t>>(in, words);
   const auto bins_view = carbide::detail::view_access::make<carbide::atomic_span<unsigned>>(bins, 256);
 
-  struct Kernel {
-    std::string name;
-    std::function<void()> launch;
-    std::vector<float> ms;
-  };
-  std::vector<Kernel> kernels = {
+  std::vector<TimedKernel> kernels = {
       {"twin", [&] { reference::launch_histogram(in, words, bins, blocks); }, {}},
       {"emitted, assume_block_shape", [&] { histogram_assumed<<<blocks, 256>>>(in_view, bins_view); }, {}},
       {"emitted, no assumption", [&] { histogram_plain<<<blocks, 256>>>(in_view, bins_view); }, {}},
@@ -84,7 +68,7 @@ int main() {
   for (std::uint32_t word : data)
     for (int byte = 0; byte < 4; ++byte) ++expected[(word >> (8 * byte)) & 0xffu];
   bool all_pass = true;
-  for (Kernel& k : kernels) {
+  for (TimedKernel& k : kernels) {
     CHECK_CUDA(cudaMemset(bins, 0, 256 * 4));
     k.launch();
     CHECK_CUDA(cudaGetLastError());
@@ -95,30 +79,7 @@ int main() {
     std::printf("check %-30s %s\n", k.name.c_str(), pass ? "PASS" : "FAIL");
   }
 
-  // Interleaved: each round times a batch of 10 launches of every version in turn.
-  cudaEvent_t start, stop;
-  CHECK_CUDA(cudaEventCreate(&start));
-  CHECK_CUDA(cudaEventCreate(&stop));
-  for (Kernel& k : kernels)
-    for (int i = 0; i < 10; ++i) k.launch();
-  for (int round = 0; round < 60; ++round)
-    for (Kernel& k : kernels) {
-      CHECK_CUDA(cudaEventRecord(start));
-      for (int i = 0; i < 10; ++i) k.launch();
-      CHECK_CUDA(cudaEventRecord(stop));
-      CHECK_CUDA(cudaEventSynchronize(stop));
-      float ms = 0;
-      CHECK_CUDA(cudaEventElapsedTime(&ms, start, stop));
-      k.ms.push_back(ms / 10);
-    }
-  CHECK_CUDA(cudaGetLastError());
-  auto median = [](std::vector<float> v) {
-    std::sort(v.begin(), v.end());
-    return v[v.size() / 2];
-  };
-  const float twin = median(kernels[0].ms);
-  std::printf("\n| histogram 2^28 bytes | median ms | of twin |\n| --- | ---: | ---: |\n");
-  for (const Kernel& k : kernels) std::printf("| %s | %.4f | %.3f |\n", k.name.c_str(), median(k.ms), twin / median(k.ms));
+  time_interleaved(kernels, "histogram 2^28 bytes");
   std::printf("%s\n", all_pass ? "ALL PASS" : "SOME FAILED");
   return all_pass ? 0 : 1;
 }

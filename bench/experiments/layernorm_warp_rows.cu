@@ -10,22 +10,11 @@
 
 #include "../../samples/layernorm/layernorm_reference.cu"
 
-#include <algorithm>
-#include <cstdio>
-#include <cstdlib>
-#include <functional>
+#include "interleaved_timing.cuh"
+
 #include <random>
-#include <string>
 #include <vector>
 
-#define CHECK_CUDA(call)                                                                            \
-  do {                                                                                              \
-    const cudaError_t e = (call);                                                                   \
-    if (e != cudaSuccess) {                                                                         \
-      std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(e));     \
-      std::exit(1);                                                                                 \
-    }                                                                                               \
-  } while (0)
 
 using carbide::detail::in_range;
 
@@ -141,12 +130,7 @@ int main() {
     return [=] { kernel<<<blocks, 512>>>(out_view, mean_view, rstd_view, in_view, weight_view, bias_view, N, C); };
   };
 
-  struct Kernel {
-    std::string name;
-    std::function<void()> launch;
-    std::vector<float> ms;
-  };
-  std::vector<Kernel> kernels = {
+  std::vector<TimedKernel> kernels = {
       {"twin (llm.c, __ldcs/__stcs)", [&] { reference::launch_layernorm(out, mean, rstd, in, weight, bias, N, C); }, {}},
       {"twin without cache hints", [&] { layernorm_twin_plain<<<(N * 32 + 511) / 512, 512>>>(out, mean, rstd, in, weight, bias, N, C); }, {}},
       {"emitted", emitted(layernorm_emitted<0>), {}},
@@ -161,7 +145,7 @@ int main() {
   kernels[0].launch();
   CHECK_CUDA(cudaMemcpy(expected.data(), out, n * 4, cudaMemcpyDeviceToHost));
   bool all_pass = true;
-  for (Kernel& k : kernels) {
+  for (TimedKernel& k : kernels) {
     CHECK_CUDA(cudaMemset(out, 0, n * 4));
     k.launch();
     CHECK_CUDA(cudaGetLastError());
@@ -171,29 +155,6 @@ int main() {
     std::printf("check %-40s %s\n", k.name.c_str(), pass ? "PASS" : "FAIL");
   }
 
-  // Interleaved: each round times a batch of 10 launches of every version in turn.
-  cudaEvent_t start, stop;
-  CHECK_CUDA(cudaEventCreate(&start));
-  CHECK_CUDA(cudaEventCreate(&stop));
-  for (Kernel& k : kernels)
-    for (int i = 0; i < 10; ++i) k.launch();
-  for (int round = 0; round < 60; ++round)
-    for (Kernel& k : kernels) {
-      CHECK_CUDA(cudaEventRecord(start));
-      for (int i = 0; i < 10; ++i) k.launch();
-      CHECK_CUDA(cudaEventRecord(stop));
-      CHECK_CUDA(cudaEventSynchronize(stop));
-      float ms = 0;
-      CHECK_CUDA(cudaEventElapsedTime(&ms, start, stop));
-      k.ms.push_back(ms / 10);
-    }
-  CHECK_CUDA(cudaGetLastError());
-  auto median = [](std::vector<float> v) {
-    std::sort(v.begin(), v.end());
-    return v[v.size() / 2];
-  };
-  const float twin = median(kernels[0].ms);
-  std::printf("\n| layernorm 32768 × 768 | median ms | twin/this |\n| --- | ---: | ---: |\n");
-  for (const Kernel& k : kernels) std::printf("| %s | %.4f | %.3f |\n", k.name.c_str(), median(k.ms), twin / median(k.ms));
+  time_interleaved(kernels, "layernorm 32768 × 768");
   return all_pass ? 0 : 1;
 }

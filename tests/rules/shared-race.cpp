@@ -420,7 +420,8 @@ void fill_through_syncing_helper(carbide::disjoint_span<float> out) {
   if (float* o = out.get_mut(idx)) *o = tile[(lid.get() + 1) % kBlock];
 }
 
-// A lambda that writes the tile, called after the barrier that was meant to order it.
+// A lambda that writes the tile, called after the barrier that was meant to order it: checked at
+// the call, where the neighbour's read races it.
 CARBIDE_KERNEL
 CARBIDE_LAUNCH_CONTRACT(domain = 1, block = (kBlock, 1, 1))
 void fill_in_lambda(carbide::disjoint_span<float> out) {
@@ -429,10 +430,10 @@ void fill_in_lambda(carbide::disjoint_span<float> out) {
   auto tile = carbide::block::shared<float, kBlock>();
   const unsigned mine = lid.get();
   auto store = [&](float value) { tile[mine] = value; };
-  // CHECK: shared-race.cpp:[[@LINE-1]]:35: error: 'tile[mine]' is inside a lambda
   carbide::block::sync();
   store(2.f);
   if (float* o = out.get_mut(idx)) *o = tile[(lid.get() + 1) % kBlock];
+  // CHECK: shared-race.cpp:[[@LINE-1]]:41: error: 'tile[(lid.get() + 1) % kBlock]' reads a slot of 'tile' that another thread may write in this barrier phase
 }
 
 // Rows picked by a value computed anew in each iteration: iteration 0 of thread 64 and

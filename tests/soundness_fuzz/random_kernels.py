@@ -108,11 +108,15 @@ class Kernel:
         ])
 
     def through_a_form(self):
-        """A write or read through a helper, a reference, a cast or an lvalue ?:."""
+        """A write or read through a helper, a lambda, a reference, a cast or an lvalue ?:."""
         rng = self.rng
         return rng.choice([
             [f"put(tile, {self.index()}, {self.value()});"],
             [f"acc += get(tile, {self.index()});"],
+            ["{", "  auto store = [&](unsigned at, float v) { tile[at] = v; };",
+             f"  store({self.index()}, {self.value()});", "}"],
+            ["{", "  const auto load = [&tile](unsigned at) { return tile[at]; };",
+             f"  acc += load({self.index()});", "}"],
             ["{", f"  float& slot = tile[{self.index()}];", f"  slot = {self.value()};", "}"],
             [f"static_cast<float&>(tile[{self.index()}]) = {self.value()};"],
             [f"({self.condition()} ? tile[{self.index()}] : tile[{self.index()}]) = {self.value()};"],

@@ -146,9 +146,11 @@ class AccessCollector {
     }
   }
 
-  // A lambda's body is not in the function's CFG: its accesses are placed where it is written
-  // (carbide-shared-race refuses them, since it cannot know where the lambda is called).
+  // A lambda's body is not in the function's CFG. One checked at its calls is placed there (as a
+  // helper is); any other is placed where it is written (carbide-shared-race refuses its
+  // accesses, since it cannot know where the lambda is called).
   void collect_in_lambda(const clang::LambdaExpr* lambda, const std::vector<unsigned>& nodes) {
+    if (checked_at_calls(lambda, lambda_holder(lambda, values_.parents()))) return;
     struct Calls : clang::RecursiveASTVisitor<Calls> {
       std::vector<const clang::CallExpr*> found;
       bool VisitCallExpr(clang::CallExpr* call) {

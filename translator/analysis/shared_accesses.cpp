@@ -222,20 +222,21 @@ bool keeps_value(const clang::ParmVarDecl* parameter, const clang::Expr* argumen
 }
 
 // Each parameter of a helper, as an expression of the function being analysed (null where it
-// is none: a value the helper computes, or a conversion that may change it).
-using Bindings = std::map<const clang::ParmVarDecl*, const clang::Expr*>;
+// is none: a value the helper computes, or a conversion that may change it); for a lambda, also
+// each shared array it captures.
+using Bindings = std::map<const clang::ValueDecl*, const clang::Expr*>;
 
-const clang::Expr* in_caller_terms(const clang::Expr* expr, const Bindings& outer) {
+// `expr` in the terms of the function being analysed: itself where `outer` is null (the call is
+// that function's own), else what the variable it names stands for; null where it has none.
+const clang::Expr* in_caller_terms(const clang::Expr* expr, const Bindings* outer) {
   expr = passed(expr);
+  if (outer == nullptr) return expr;
   const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(expr);
-  const auto* parameter = ref ? llvm::dyn_cast<clang::ParmVarDecl>(ref->getDecl()) : nullptr;
-  if (parameter == nullptr) return outer.empty() ? expr : nullptr;  // outer empty: the caller itself
-  if (outer.empty()) return expr;
-  const auto found = outer.find(parameter);
-  return found == outer.end() ? nullptr : found->second;
+  const auto found = ref ? outer->find(ref->getDecl()) : outer->end();
+  return found == outer->end() ? nullptr : found->second;
 }
 
-void collect(const clang::CallExpr* call, const Bindings& outer, int depth, std::vector<HelperAccess>& found) {
+void collect(const clang::CallExpr* call, const Bindings* outer, int depth, std::vector<HelperAccess>& found) {
   const clang::FunctionDecl* helper = user_definition(call);
   if (helper == nullptr || depth > kMaxHelperDepth) return;
   const clang::ASTContext& context = helper->getASTContext();
@@ -247,31 +248,121 @@ void collect(const clang::CallExpr* call, const Bindings& outer, int depth, std:
     const clang::Expr* argument = in_caller_terms(given, outer);
     bindings[parameter] = argument && keeps_value(parameter, passed(given), context) ? argument : nullptr;
   }
+  // A lambda's captured arrays are the arrays it was made with, in the caller's terms where it was
+  // made there; so are its captured constants. Any other capture may hold another value at the
+  // call than where the lambda was made (a copy keeps the old one, a reference sees a later
+  // assignment), and the capture's expression stands where it was made: it stays in the lambda's
+  // terms, unknown there.
+  if (const clang::LambdaExpr* lambda = followed_lambda(call)) {
+    auto init = lambda->capture_init_begin();
+    for (const clang::LambdaCapture& capture : lambda->captures()) {
+      const clang::Expr* made_with = *init++;
+      if (!capture.capturesVariable() || made_with == nullptr) continue;
+      const clang::ValueDecl* captured = capture.getCapturedVar();
+      const clang::QualType type = captured->getType();
+      if (is_shared_array_type(type) || (type.isConstQualified() && !type->isReferenceType()))
+        bindings[captured] = in_caller_terms(made_with, outer);
+    }
+  }
   const clang::ParentMap parents(const_cast<clang::Stmt*>(helper->getBody()));
   for (const clang::CallExpr* inner : calls_in(helper->getBody())) {
     if (is_tile_access(inner)) {
       const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(passed(tile_handle(inner)));
-      const auto* parameter = ref ? llvm::dyn_cast<clang::ParmVarDecl>(ref->getDecl()) : nullptr;
-      const auto bound = parameter ? bindings.find(parameter) : bindings.end();
+      const auto bound = ref ? bindings.find(ref->getDecl()) : bindings.end();
       // A helper's own dynamic shared memory is the caller's too: every handle to it is the same
       // bytes. Its own fixed array is its own.
-      if (parameter == nullptr && is_dynamic_handle(tile_handle(inner))) {
+      if (bound == bindings.end() && is_dynamic_handle(tile_handle(inner))) {
         found.push_back({inner, tile_handle(inner), tile_index(inner), helper, classify_use(inner, parents)});
         continue;
       }
       if (bound == bindings.end() || bound->second == nullptr) continue;
       // An index the helper computes (`ty * 33 + tx`) stays in the helper's terms: it is encoded
       // with the helper's own values, in which its parameters are unknown.
-      const clang::Expr* index = in_caller_terms(tile_index(inner), bindings);
+      const clang::Expr* index = in_caller_terms(tile_index(inner), &bindings);
       found.push_back({inner, bound->second, index ? index : tile_index(inner), index ? nullptr : helper,
                        classify_use(inner, parents)});
     } else if (inlinable_helper(inner) != nullptr) {
-      collect(inner, bindings, depth + 1, found);
+      collect(inner, &bindings, depth + 1, found);
     }
   }
 }
 
+// The lambda a local variable is initialized with, if any.
+const clang::LambdaExpr* lambda_held(const clang::VarDecl* var) {
+  if (var == nullptr || var->getInit() == nullptr) return nullptr;
+  return llvm::dyn_cast<clang::LambdaExpr>(passed(var->getInit())->IgnoreImplicit());
+}
+
+// The local variable a call of a lambda names (`load(i)` for `auto load = [&](…) {…};`).
+const clang::VarDecl* closure_variable(const clang::CallExpr* call) {
+  const auto* op = llvm::dyn_cast<clang::CXXOperatorCallExpr>(call);
+  if (op == nullptr || op->getOperator() != clang::OO_Call || op->getNumArgs() == 0) return nullptr;
+  const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(op->getArg(0)->IgnoreParenImpCasts());
+  const auto* var = ref ? llvm::dyn_cast<clang::VarDecl>(ref->getDecl()) : nullptr;
+  return var != nullptr && var->isLocalVarDecl() && !var->getType()->isReferenceType() ? var : nullptr;
+}
+
+// True when every mention of `var` in its function calls it: no copy, no reference, no capture,
+// nothing passed on, so every call of the lambda it holds is in sight.
+bool only_called(const clang::VarDecl* var) {
+  const auto* function = llvm::dyn_cast_or_null<clang::FunctionDecl>(var->getParentFunctionOrMethod());
+  if (function == nullptr || function->getBody() == nullptr) return false;
+  const clang::ParentMap parents(function->getBody());
+  struct Mentions : clang::RecursiveASTVisitor<Mentions> {
+    const clang::VarDecl* var;
+    std::vector<const clang::DeclRefExpr*> found;
+    bool shouldVisitImplicitCode() const { return true; }
+    bool VisitDeclRefExpr(clang::DeclRefExpr* ref) {
+      if (ref->getDecl() == var) found.push_back(ref);
+      return true;
+    }
+  } mentions;
+  mentions.var = var;
+  mentions.TraverseStmt(function->getBody());
+  for (const clang::DeclRefExpr* ref : mentions.found) {
+    const clang::Stmt* user = parents.getParent(ref);
+    while (llvm::isa_and_nonnull<clang::ImplicitCastExpr, clang::ParenExpr>(user)) user = parents.getParent(user);
+    const auto* call = llvm::dyn_cast_or_null<clang::CXXOperatorCallExpr>(user);
+    if (call == nullptr || call->getOperator() != clang::OO_Call ||
+        call->getArg(0)->IgnoreParenImpCasts() != ref)
+      return false;
+  }
+  return true;
+}
+
 }  // namespace
+
+const clang::VarDecl* lambda_holder(const clang::LambdaExpr* lambda, const clang::ParentMap& parents) {
+  const clang::Stmt* at = parents.getParent(lambda);
+  while (at != nullptr && !llvm::isa<clang::DeclStmt>(at) && llvm::isa<clang::Expr>(at)) at = parents.getParent(at);
+  if (const auto* declaration = llvm::dyn_cast_or_null<clang::DeclStmt>(at))
+    for (const clang::Decl* decl : declaration->decls())
+      if (const auto* var = llvm::dyn_cast<clang::VarDecl>(decl); var && lambda_held(var) == lambda) return var;
+  return nullptr;
+}
+
+bool checked_at_calls(const clang::LambdaExpr* lambda, const clang::VarDecl* holder) {
+  const clang::CXXMethodDecl* body = lambda->getCallOperator();
+  // A generic lambda's body holds calls the pattern cannot resolve, barriers among them maybe.
+  if (holder == nullptr || body->getDescribedFunctionTemplate() != nullptr || reaches_barrier(body)) return false;
+  // An array the lambda declares itself would be checked nowhere: it is not the caller's.
+  for (const clang::CallExpr* call : calls_in(body->getBody()))
+    if (const auto* entry = model::vocabulary::device_function(call);
+        entry && entry->role == model::vocabulary::Role::SharedAllocation)
+      return false;
+  bool captures_array = false;
+  for (const clang::LambdaCapture& capture : lambda->captures())
+    captures_array = captures_array ||
+                     (capture.capturesVariable() && is_shared_array_type(capture.getCapturedVar()->getType()));
+  return (captures_array || touches_dynamic_shared(body, 0)) && only_called(holder);
+}
+
+const clang::LambdaExpr* followed_lambda(const clang::CallExpr* call) {
+  const clang::VarDecl* holder = closure_variable(call);
+  const clang::LambdaExpr* lambda = lambda_held(holder);
+  if (lambda == nullptr || call->getDirectCallee() != lambda->getCallOperator()) return nullptr;
+  return checked_at_calls(lambda, holder) ? lambda : nullptr;
+}
 
 bool reaches_barrier(const clang::FunctionDecl* function) { return reaches_barrier(function, 0); }
 
@@ -281,12 +372,14 @@ const clang::FunctionDecl* inlinable_helper(const clang::CallExpr* call) {
   bool takes_array = false;
   for (const clang::ParmVarDecl* parameter : helper->parameters())
     takes_array = takes_array || is_shared_array_type(parameter->getType());
+  // A lambda checked at its calls brings the arrays it captures.
+  takes_array = takes_array || followed_lambda(call) != nullptr;
   return (takes_array || touches_dynamic_shared(helper, 0)) && !reaches_barrier(helper) ? helper : nullptr;
 }
 
 std::vector<HelperAccess> helper_accesses(const clang::CallExpr* call) {
   std::vector<HelperAccess> found;
-  collect(call, {}, 0, found);
+  collect(call, nullptr, 0, found);
   return found;
 }
 

@@ -42,8 +42,20 @@ unsigned first_parameter_argument(const clang::CallExpr* call);
 bool reaches_barrier(const clang::FunctionDecl* function);
 
 // A call to a helper of the user's (not Carbide's) that takes a shared array and reaches no
-// barrier: its accesses belong to the caller's phase at the call.
+// barrier: its accesses belong to the caller's phase at the call. A lambda's call is one where
+// followed_lambda holds and the lambda captures a shared array.
 const clang::FunctionDecl* inlinable_helper(const clang::CallExpr* call);
+
+// Whether a lambda's accesses are checked at its calls, as a helper's are, rather than where it
+// is written (where carbide-shared-race refuses them): a lambda that is not generic, reaches no
+// barrier, declares no shared array and captures one (or reaches dynamic shared memory), held in
+// a local variable `holder` that its function only ever calls (never copies, passes, captures or
+// binds), so that every call of it is in sight.
+bool checked_at_calls(const clang::LambdaExpr* lambda, const clang::VarDecl* holder);
+// The variable a lambda initializes (`auto load = [&](…) {…};`), found through `parents`.
+const clang::VarDecl* lambda_holder(const clang::LambdaExpr* lambda, const clang::ParentMap& parents);
+// The lambda a call runs where checked_at_calls holds for it; null for any other call.
+const clang::LambdaExpr* followed_lambda(const clang::CallExpr* call);
 
 struct HelperAccess {
   const clang::CallExpr* access = nullptr;  // in the helper, or in a helper it calls

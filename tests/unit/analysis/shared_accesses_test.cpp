@@ -89,4 +89,81 @@ TEST(SharedAccesses, HelpersThatReachABarrierAreNotInlined) {
   EXPECT_NE(carbide::analysis::inlinable_helper(call_to(p, "own")), nullptr);
 }
 
+// The calls of lambdas in `f`, in source order (their callee is each closure's operator()).
+std::vector<const clang::CallExpr*> lambda_calls(const Parsed& p) { return calls_of(p.f, "operator()"); }
+
+// The variable an array handle names (a capture's handle is spelled at the capture default).
+std::string array_named(const clang::Expr* handle) {
+  const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(handle->IgnoreParenImpCasts());
+  return ref ? ref->getDecl()->getNameAsString() : "";
+}
+
+// A lambda over the block's tile, held in a local that is only called: checked at each call, its
+// parameter standing for the argument and its captured array for the caller's.
+TEST(SharedAccesses, LambdasAreFollowedToTheirCalls) {
+  const Parsed p = parsed("auto store = [&](unsigned slot, float v) { tile[slot] = v; };\n"
+                          "store(t + 1, 2.f);\nstore(lid.get(), 3.f);");
+  const clang::ASTContext& context = p.ast->getASTContext();
+  const auto calls = lambda_calls(p);
+  ASSERT_EQ(calls.size(), 2u);
+  for (const auto& [call, index] : {std::pair{calls[0], "t + 1"}, std::pair{calls[1], "lid.get()"}}) {
+    ASSERT_NE(carbide::analysis::followed_lambda(call), nullptr);
+    ASSERT_NE(carbide::analysis::inlinable_helper(call), nullptr);
+    const auto found = carbide::analysis::helper_accesses(call);
+    ASSERT_EQ(found.size(), 1u);
+    EXPECT_EQ(array_named(found[0].handle), "tile");
+    EXPECT_EQ(text(context, found[0].index), index);
+    EXPECT_EQ(found[0].index_in, nullptr);
+  }
+}
+
+// A captured index is the value it had when the lambda was made, not the variable's at the
+// call: it stays in the lambda's terms. A helper the lambda passes its captured array to is
+// followed with the caller's array.
+TEST(SharedAccesses, CapturedIndexesStayInTheLambdasTerms) {
+  const Parsed p = parsed("unsigned slot = t;\nauto store = [&tile, slot] { tile[slot] = 0.f; at(tile, slot); };\nslot = 0;\nstore();");
+  const auto calls = lambda_calls(p);
+  ASSERT_EQ(calls.size(), 1u);
+  const auto found = carbide::analysis::helper_accesses(calls[0]);
+  ASSERT_EQ(found.size(), 2u);
+  for (const auto& access : found) {
+    EXPECT_EQ(array_named(access.handle), "tile");
+    EXPECT_NE(access.index_in, nullptr);
+  }
+}
+
+// A captured constant cannot have changed since the lambda was made: it is the caller's value.
+TEST(SharedAccesses, CapturedConstantsAreTheCallersValues) {
+  const Parsed p = parsed("const unsigned mine = t;\nauto store = [&] { tile[mine] = 0.f; };\nstore();");
+  const auto calls = lambda_calls(p);
+  ASSERT_EQ(calls.size(), 1u);
+  const auto found = carbide::analysis::helper_accesses(calls[0]);
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(found[0].index_in, nullptr);
+  EXPECT_EQ(array_named(found[0].index), "mine");
+}
+
+// Lambdas whose calls are not all in sight, or that bring what the caller cannot check, stay where
+// they are written (carbide-shared-race refuses their accesses there).
+TEST(SharedAccesses, LambdasNotFollowed) {
+  const std::vector<std::string> bodies = {
+      // copied, then called through the copy
+      "auto store = [&](unsigned s) { tile[s] = 0.f; };\nauto copy = store;\ncopy(t);",
+      // generic
+      "auto store = [&](auto s) { tile[s] = 0.f; };\nstore(t);",
+      // reaches a barrier
+      "auto store = [&](unsigned s) { tile[s] = 0.f; carbide::block::sync(); };\nstore(t);",
+      // declares its own array
+      "auto store = [&](unsigned s) { auto own = carbide::block::shared<float, 8>(); own[s % 8] = tile[s]; };\nstore(t);",
+      // captures no array and reaches no dynamic memory
+      "auto twice = [](unsigned s) { return 2 * s; };\ntwice(t);",
+  };
+  for (const std::string& body : bodies) {
+    const Parsed p = parsed(body);
+    const auto calls = lambda_calls(p);
+    ASSERT_FALSE(calls.empty()) << body;
+    EXPECT_EQ(carbide::analysis::followed_lambda(calls.back()), nullptr) << body;
+  }
+}
+
 }  // namespace
