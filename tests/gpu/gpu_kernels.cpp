@@ -158,6 +158,14 @@ void warp_rows(carbide::span<const int> in, carbide::disjoint_span<int> out, car
   for (unsigned k = 0; k < row.count(); ++k) row[k] = row_in[row.index(k)] - top;
 }
 
+// Each element holds the number of the block that wrote it, with the blocks in reversed order.
+CARBIDE_KERNEL
+CARBIDE_LAUNCH_CONTRACT(domain = 1, block = (kBlock, 1, 1))
+void reversed_blocks(carbide::disjoint_span<unsigned> out) {
+  auto idx = carbide::thread::index_1d<carbide::block_order::reversed>();
+  if (unsigned* e = out.get_mut(idx)) *e = carbide::thread::block_idx().x;
+}
+
 // 64 KB of dynamic shared memory, past the 48 KB a launch gets without opting in: each block
 // reverses its elements through the far end of it.
 constexpr unsigned kLargeTileBytes = 64 * 1024;

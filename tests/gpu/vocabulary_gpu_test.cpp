@@ -556,6 +556,23 @@ TEST(Vocabulary, WarpOwnedRowsAndTheirLeaders) {
   EXPECT_EQ(wrong, 0u);
 }
 
+// index_1d<block_order::reversed>(): block b writes the elements of block G − 1 − b, each once,
+// the last block's cut at the view's end.
+TEST(Vocabulary, ReversedBlockOrder) {
+  CARBIDE_REQUIRE_DEVICE();
+  auto ctx = test_context();
+  auto stream = ctx.default_stream();
+  const unsigned blocks = 5;
+  const std::size_t n = kBlock * (blocks - 1) + 7;
+  auto out = carbide::DeviceBuffer<unsigned>::from_host(stream, std::vector<unsigned>(n, 7777u));
+  auto module = gpu_vocabulary::load(ctx);
+  module.reversed_blocks(stream, module.prepare_reversed_blocks(carbide::LaunchConfig1D(blocks, kBlock)), out);
+  const auto got = out.to_host_vec(stream);
+  std::size_t wrong = 0;
+  for (std::size_t i = 0; i < n; ++i) wrong += got[i] != blocks - 1 - i / kBlock;
+  EXPECT_EQ(wrong, 0u);
+}
+
 TEST(Vocabulary, IntrinsicsOnTheDeviceMatchTheirHostDefinitions) {
   CARBIDE_REQUIRE_DEVICE();
   auto ctx = test_context();

@@ -322,6 +322,11 @@ std::optional<Witness> witness_made_by(const clang::CallExpr* call) {
 std::optional<llvm::StringLiteral> narrow_witness_source(const clang::CallExpr* call) {
   const DeviceFunction* entry = device_function(call);
   if (entry == nullptr) return std::nullopt;
+  // The 32-bit forms number blocks in their natural order only.
+  if (const clang::TemplateArgumentList* arguments = call->getDirectCallee()->getTemplateSpecializationArgs();
+      arguments && arguments->size() > 0 && arguments->get(0).getKind() == clang::TemplateArgument::Type &&
+      !named(arguments->get(0).getAsType()->getAsCXXRecordDecl(), "carbide::block_order::natural"))
+    return std::nullopt;
   const llvm::StringRef name = entry->name;
   if (name == "carbide::thread::index_1d") return llvm::StringLiteral("carbide::detail::index_1d_32");
   if (name == "carbide::thread::index_2d") return llvm::StringLiteral("carbide::detail::index_2d_32");

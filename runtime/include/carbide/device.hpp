@@ -150,6 +150,22 @@ CARBIDE_DEVICE bool halo_inner(unsigned extent, unsigned thread, unsigned radius
 
 }  // namespace detail
 
+// The order in which the blocks of a 1-D grid take their indexes (thread::index_1d<Order>()):
+// block b of G gets b (natural) or G − 1 − b (reversed). Either is a permutation of the blocks, so
+// every index still has exactly one owner and every form that takes index_1d()'s witness takes
+// it. Reversed order is a cache trick: a kernel that follows another starts on the data the other
+// wrote last, which is still in L2.
+namespace block_order {
+struct natural {};
+struct reversed {};
+template <class Order>
+CARBIDE_HOST_DEVICE unsigned place(unsigned block, unsigned blocks) {
+  static_assert(std::is_same_v<Order, natural> || std::is_same_v<Order, reversed>,
+                "a block order is carbide::block_order::natural or carbide::block_order::reversed");
+  return std::is_same_v<Order, reversed> ? blocks - 1 - block : block;
+}
+}  // namespace block_order
+
 namespace thread {
 
 // A witness is the proof that an index belongs to the calling thread. It is made only by the
@@ -303,9 +319,10 @@ class warp_index_witness {
 CARBIDE_DEVICE unsigned flat_thread_index() {
   return (threadIdx.z * blockDim.y + threadIdx.y) * blockDim.x + threadIdx.x;
 }
+template <class Order = block_order::natural>
 CARBIDE_DEVICE index_1d_witness index_1d() {
-  return detail::witness_factory::make<index_1d_witness>(std::size_t(blockIdx.x) * blockDim.x +
-                                                         threadIdx.x);
+  return detail::witness_factory::make<index_1d_witness>(
+      std::size_t(block_order::place<Order>(blockIdx.x, gridDim.x)) * blockDim.x + threadIdx.x);
 }
 CARBIDE_DEVICE index_2d_witness index_2d() {
   return detail::witness_factory::make<index_2d_witness>(
@@ -347,10 +364,11 @@ CARBIDE_DEVICE carbide::dim3 block_dim() { return {blockDim.x, blockDim.y, block
 CARBIDE_DEVICE carbide::dim3 grid_dim() { return {gridDim.x, gridDim.y, gridDim.z}; }
 #else
 // The CPU forms read the engine's current thread (cpu::detail::current_thread()).
+template <class Order = block_order::natural>
 CARBIDE_DEVICE index_1d_witness index_1d() {
   const auto& t = cpu::detail::this_thread("carbide::thread::index_1d");
-  return detail::witness_factory::make<index_1d_witness>(std::size_t(t.block_idx.x) * t.block_dim.x +
-                                                         t.thread_idx.x);
+  return detail::witness_factory::make<index_1d_witness>(
+      std::size_t(block_order::place<Order>(t.block_idx.x, t.grid_dim.x)) * t.block_dim.x + t.thread_idx.x);
 }
 CARBIDE_DEVICE index_2d_witness index_2d() {
   const auto& t = cpu::detail::this_thread("carbide::thread::index_2d");
