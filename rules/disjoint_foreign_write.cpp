@@ -114,8 +114,9 @@ void report_transposed_copies(const RuleContext& context, std::string_view rule)
 // must be one value for every thread and the whole kernel (there is no grid-wide barrier between
 // a loop's iterations).
 void report_variant_sizes(const RuleContext& context, std::string_view rule) {
+  analysis::CallSiteInvariants call_sites(context.ast, context.device.definitions());
   for (const clang::FunctionDecl* function : context.device.definitions()) {
-    const analysis::LaunchInvariants invariants(context.ast, function);
+    const analysis::LaunchInvariants& invariants = call_sites.of(function);
     struct Walker : clang::RecursiveASTVisitor<Walker> {
       std::vector<const clang::CXXMemberCallExpr*> claims;
       bool VisitCXXMemberCallExpr(clang::CXXMemberCallExpr* call) {
@@ -136,7 +137,8 @@ void report_variant_sizes(const RuleContext& context, std::string_view rule) {
               source_text(context.ast, claim) +
               "' may differ between threads or change while the kernel runs, and claims with two "
               "different values share elements; pass a kernel parameter, a constant, or a local "
-              "computed only from those (one launch per value)",
+              "computed only from those (one launch per value); a helper's parameter counts where "
+              "every call of the helper passes one",
           size->getSourceRange()));
     }
   }

@@ -1,5 +1,6 @@
-// The warp forms: a row length that differs between threads, a warp's row claimed beside another
-// form of the same view, and a step past the element the warp leader form gave lane 0.
+// The warp forms: a row length that differs between threads (in the kernel, and passed to a
+// helper by one of its calls), a warp's row claimed beside another form of the same view, and a
+// step past the element the warp leader form gave lane 0.
 // RUN: not %corpus_check %s 2> %t.err
 // RUN: FileCheck %s --implicit-check-not=error: < %t.err
 #include <carbide/carbide.hpp>
@@ -38,6 +39,27 @@ void past_the_leader(carbide::disjoint_span<float> mean) {
   if (float* m = mean.get_mut_warp_leader(warp)) m[1] = 0.f;
   // CHECK: disjoint-foreign-write-warp-rows.cpp:[[@LINE-1]]:50: error: 'm[1]' reaches past the element that 'mean.get_mut_warp_leader(warp)' gave this thread; that element belongs to another thread
   // CHECK: disjoint-foreign-write-warp-rows.cpp:[[@LINE-4]]:52: note: 'mean' is a carbide::disjoint_span
+}
+
+// The helper's row length is invariant at one call and not at the other.
+void fill(const carbide::thread::warp_index_witness& warp, carbide::disjoint_span<float> out, unsigned cols) {
+  auto row = out.get_mut_warp_row(warp, cols);
+  // CHECK: disjoint-foreign-write-warp-rows.cpp:[[@LINE-1]]:41: error: the row length 'cols' of 'out.get_mut_warp_row(warp, cols)' may differ between threads or change while the kernel runs
+  for (unsigned k = 0; k < row.count(); ++k) row[k] = 1.f;
+}
+
+CARBIDE_KERNEL
+CARBIDE_LAUNCH_CONTRACT(domain = 1, block = (128, 1, 1))
+void invariant_call(carbide::disjoint_span<float> out, unsigned cols) {
+  auto warp = carbide::thread::warp_index_1d();
+  fill(warp, out, cols);
+}
+
+CARBIDE_KERNEL
+CARBIDE_LAUNCH_CONTRACT(domain = 1, block = (128, 1, 1))
+void varying_call(carbide::disjoint_span<float> out, unsigned cols) {
+  auto warp = carbide::thread::warp_index_1d();
+  fill(warp, out, cols + carbide::thread::lane().get() / 16);
 }
 
 }  // namespace kernels

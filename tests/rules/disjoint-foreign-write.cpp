@@ -78,7 +78,7 @@ void pairs_over_strides(carbide::disjoint_span<float> data, unsigned n) {
   // With no grid-wide barrier, the next iteration's pairs overlap other threads' pairs of this one.
   for (unsigned stride = 1; stride < n; stride *= 2)
     if (auto p = data.get_mut_pair(idx, stride)) p.first() += p.second();
-  // CHECK: disjoint-foreign-write.cpp:[[@LINE-1]]:41: error: the stride 'stride' of 'data.get_mut_pair(idx, stride)' may differ between threads or change while the kernel runs, and claims with two different values share elements; pass a kernel parameter, a constant, or a local computed only from those (one launch per value) [carbide-disjoint-foreign-write]
+  // CHECK: disjoint-foreign-write.cpp:[[@LINE-1]]:41: error: the stride 'stride' of 'data.get_mut_pair(idx, stride)' may differ between threads or change while the kernel runs, and claims with two different values share elements; pass a kernel parameter, a constant, or a local computed only from those (one launch per value); a helper's parameter counts where every call of the helper passes one [carbide-disjoint-foreign-write]
 }
 
 CARBIDE_KERNEL

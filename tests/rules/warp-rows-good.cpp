@@ -35,19 +35,18 @@ void row_sums(carbide::disjoint_span<float> sums, carbide::span<const float> in,
   if (float* s = sums.get_mut_warp_leader(warp)) *s = sum;
 }
 
-constexpr unsigned kCols = 40;
-
-// A helper given the witness claims the row for its caller.
-void fill_row(const carbide::thread::warp_index_witness& warp, carbide::disjoint_span<int> out) {
-  auto row = out.get_mut_warp_row(warp, kCols);
+// A helper given the witness claims the row for its caller; its row length is a parameter that
+// every call passes a launch-invariant value.
+void fill_row(const carbide::thread::warp_index_witness& warp, carbide::disjoint_span<int> out, unsigned cols) {
+  auto row = out.get_mut_warp_row(warp, cols);
   for (unsigned k = 0; k < row.count(); ++k) row[k] = int(row.index(k));
 }
 
 CARBIDE_KERNEL
 CARBIDE_LAUNCH_CONTRACT(domain = 1, block = (48, 1, 1))
-void partial_warps(carbide::disjoint_span<int> out) {
+void partial_warps(carbide::disjoint_span<int> out, unsigned cols) {
   auto warp = carbide::thread::warp_index_1d();
-  fill_row(warp, out);
+  fill_row(warp, out, cols);
 }
 
 }  // namespace kernels

@@ -45,6 +45,17 @@ CARBIDE_CUDA_COLLECTIVE(int, __any_sync, "write carbide::warp::any(predicate)")
 CARBIDE_CUDA_COLLECTIVE(int, __all_sync, "write carbide::warp::all(predicate)")
 #undef CARBIDE_CUDA_COLLECTIVE
 
+// Loads and stores with cache hints: a span's read is already a read-only-cache load, and the
+// streaming hints are methods of the span and of a thread's piece.
+#define CARBIDE_CUDA_CACHED_ACCESS(name, instead) \
+  template <class... Ignored>                     \
+  int name(Ignored...) CARBIDE_CUDA_IDIOM(instead);
+CARBIDE_CUDA_CACHED_ACCESS(__ldg, "read the element of a carbide::span<const T> as in[i]: a span's read is already a "
+                                  "read-only-cache load (ld.global.nc)")
+CARBIDE_CUDA_CACHED_ACCESS(__ldcs, "write x.load_streaming(i) on a carbide::span<const T>")
+CARBIDE_CUDA_CACHED_ACCESS(__stcs, "write row.store_streaming(k, v) on a warp row or a block region")
+#undef CARBIDE_CUDA_CACHED_ACCESS
+
 // Atomics: on a view of global memory they are its methods, so the view says that threads
 // share its elements; in shared memory, the array's fetch_add.
 #define CARBIDE_CUDA_ATOMIC(name, method)                                                     \

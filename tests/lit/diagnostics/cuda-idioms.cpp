@@ -26,4 +26,16 @@ void moved_from_cuda(carbide::atomic_span<unsigned> bins, carbide::disjoint_span
   // CHECK: cuda-idioms.cpp:[[@LINE-1]]:6: error: 'operator[]' is unavailable: in a Carbide kernel, a disjoint_span has no subscript, so that a thread writes only its own elements: write `if (T* e = view.get_mut(idx)) *e = ...;`
 }
 
+// The cache-hinted loads and stores name the span's read and the streaming methods.
+CARBIDE_KERNEL
+CARBIDE_LAUNCH_CONTRACT(domain = 1, block = (256, 1, 1))
+void cached_accesses(carbide::span<const float> in, carbide::disjoint_span<float> out) {
+  auto idx = carbide::thread::index_1d();
+  const float a = __ldg(in.data()) + __ldcs(in.data());
+  // CHECK: cuda-idioms.cpp:[[@LINE-1]]:19: error: '__ldg<{{.*}}>' is unavailable: in a Carbide kernel, read the element of a carbide::span<const T> as in[i]: a span's read is already a read-only-cache load (ld.global.nc)
+  // CHECK: cuda-idioms.cpp:[[@LINE-2]]:38: error: '__ldcs<{{.*}}>' is unavailable: in a Carbide kernel, write x.load_streaming(i) on a carbide::span<const T>
+  if (float* e = out.get_mut(idx)) __stcs(e, a);
+  // CHECK: cuda-idioms.cpp:[[@LINE-1]]:36: error: '__stcs<{{.*}}>' is unavailable: in a Carbide kernel, write row.store_streaming(k, v) on a warp row or a block region
+}
+
 }  // namespace kernels

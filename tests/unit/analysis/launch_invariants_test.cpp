@@ -74,4 +74,26 @@ TEST(LaunchInvariants, AHelpersParametersAreNot) {
   EXPECT_FALSE(v.invariant("n"));
 }
 
+// A helper's parameter is invariant where every call in the device code passes an invariant value,
+// through helpers that pass their own parameters on; one call with a thread's value spoils it.
+TEST(LaunchInvariants, AHelpersParametersAreAsTheirCallsPassThem) {
+  auto ast = parse(
+      "void use(unsigned);\n"
+      "void leaf(unsigned s) { use(s); }\n"
+      "void middle(unsigned s) { leaf(s * 2); }\n"
+      "void spoiled(unsigned s) { use(s); }\n"
+      "CARBIDE_KERNEL\nvoid k(carbide::disjoint_span<float> out, unsigned n) {\n"
+      "  middle(n); leaf(4u); spoiled(n);\n"
+      "  spoiled(unsigned(carbide::thread::index_1d().get()));\n}\n");
+  ASSERT_TRUE(ast);
+  clang::ASTContext& context = ast->getASTContext();
+  std::vector<const clang::FunctionDecl*> definitions;
+  for (const char* name : {"leaf", "middle", "spoiled", "k"}) definitions.push_back(function_named(context, name));
+  carbide::analysis::CallSiteInvariants call_sites(context, definitions);
+  const auto parameter = [&](const char* function) { return function_named(context, function)->getParamDecl(0); };
+  EXPECT_TRUE(call_sites.parameter(parameter("leaf")));
+  EXPECT_TRUE(call_sites.parameter(parameter("middle")));
+  EXPECT_FALSE(call_sites.parameter(parameter("spoiled")));
+}
+
 }  // namespace
