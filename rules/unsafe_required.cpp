@@ -74,7 +74,15 @@ class Finder : public DeviceCodeFinder<Finder> {
     // A view element's own pointer has its own rule (carbide-disjoint-foreign-write).
     if (context_.device.provenance(pointer).origin != analysis::PointerOrigin::Unknown) return;
     report(at, std::string(what) + " raw pointer '" + source_text(context_.ast, pointer) +
-                   "', whose target the checker cannot tell; " + kWrap);
+                   "', whose target the checker cannot tell; " + kWrap + vector_access_advice(pointer));
+  }
+  // CUDA's `reinterpret_cast<const float4*>(x)[i]` reads four floats in one access. Carbide has
+  // that access without the cast: a view of the vector type, or a view's chunk forms.
+  static std::string vector_access_advice(const clang::Expr* pointer) {
+    if (!llvm::isa<clang::CXXReinterpretCastExpr, clang::CStyleCastExpr>(pointer->IgnoreParens())) return "";
+    return ". For one vector access of several elements, take the buffer as a view of CUDA's "
+           "vector type (carbide::span<const float4>, from a DeviceBuffer<float4>), or read "
+           "x.chunk<4>(i) and write out.get_mut_chunk<4>(idx)";
   }
   void report(const clang::Stmt* at, std::string message) {
     if (context_.device.in_unsafe_block(at)) return;

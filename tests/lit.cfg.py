@@ -66,9 +66,12 @@ config.substitutions.append(("%runtime_include", include_dir))
 config.substitutions.append(("%runtime_lib", config.runtime_lib))
 config.substitutions.append(("%samples", os.path.join(config.carbide_source_root, "samples")))
 config.substitutions.append(("%inputs", os.path.join(os.path.dirname(__file__), "lit", "Inputs")))
-# A user's program built the way carbide_add_kernels builds it.
+# A user's program built the way carbide_add_kernels builds it: the runtime's headers, and CUDA's
+# (carbide.hpp declares CUDA's vector types from <vector_types.h>), next to ptxas.
+cuda_include_dir = os.path.join(os.path.dirname(os.path.dirname(config.ptxas)), "include")
 config.substitutions.append(
-    ("%cxx_user", config.cxx + " -std=c++17 -Wall -Wextra -Werror -I" + include_dir))
+    ("%cxx_user", config.cxx + " -std=c++17 -Wall -Wextra -Werror -I" + include_dir +
+     " -isystem " + cuda_include_dir))
 
 config.environment["PATH"] = os.pathsep.join(
     [config.llvm_tools_dir, os.path.dirname(config.ptxas), os.environ.get("PATH", "")])

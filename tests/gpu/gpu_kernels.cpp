@@ -166,6 +166,26 @@ void reversed_blocks(carbide::disjoint_span<unsigned> out) {
   if (unsigned* e = out.get_mut(idx)) *e = carbide::thread::block_idx().x;
 }
 
+// CUDA's vector types as view elements: one 16-byte load of a float4 and of a uint4 a thread,
+// one 16-byte store, and a float2 through shared memory.
+CARBIDE_KERNEL
+CARBIDE_LAUNCH_CONTRACT(domain = 1, block = (kBlock, 1, 1))
+void vector_elements(carbide::span<const float4> points, carbide::span<const uint4> keys,
+                     carbide::disjoint_span<float4> scaled, carbide::disjoint_span<float2> neighbours) {
+  auto idx = carbide::thread::index_1d();
+  auto pairs = carbide::block::shared<float2, kBlock>();
+  const unsigned t = carbide::thread::thread_idx().x;
+  const std::size_t i = idx.get();
+  const float4 p = i < points.size() ? points[i] : make_float4(0.f, 0.f, 0.f, 0.f);
+  pairs[t] = make_float2(p.x + p.y, p.z + p.w);
+  carbide::block::sync();
+  if (float4* s = scaled.get_mut(idx)) {
+    const uint4 k = keys[i];
+    *s = make_float4(p.x * float(k.x), p.y * float(k.y), p.z * float(k.z), p.w * float(k.w));
+  }
+  if (float2* n = neighbours.get_mut(idx)) *n = pairs[(t + 1) % kBlock];
+}
+
 // 64 KB of dynamic shared memory, past the 48 KB a launch gets without opting in: each block
 // reverses its elements through the far end of it.
 constexpr unsigned kLargeTileBytes = 64 * 1024;

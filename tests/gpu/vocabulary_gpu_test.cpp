@@ -573,6 +573,42 @@ TEST(Vocabulary, ReversedBlockOrder) {
   EXPECT_EQ(wrong, 0u);
 }
 
+TEST(Vocabulary, CudaVectorTypesAsViewElements) {
+  CARBIDE_REQUIRE_DEVICE();
+  auto ctx = test_context();
+  auto stream = ctx.default_stream();
+  const unsigned blocks = 3;
+  const std::size_t n = kBlock * (blocks - 1) + 5;  // a partial last block
+  const std::vector<float> values = random_floats(4 * n);
+  std::vector<float4> points(n);
+  std::vector<uint4> keys(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    points[i] = make_float4(values[4 * i], values[4 * i + 1], values[4 * i + 2], values[4 * i + 3]);
+    keys[i] = make_uint4(unsigned(i % 7), unsigned(i % 5), 3u, unsigned(i % 11));
+  }
+  auto points_dev = carbide::DeviceBuffer<float4>::from_host(stream, points);
+  auto keys_dev = carbide::DeviceBuffer<uint4>::from_host(stream, keys);
+  auto scaled = carbide::DeviceBuffer<float4>::zeroed(stream, n);
+  auto neighbours = carbide::DeviceBuffer<float2>::zeroed(stream, n);
+  auto module = gpu_vocabulary::load(ctx);
+  module.vector_elements(stream, module.prepare_vector_elements(carbide::LaunchConfig1D(blocks, kBlock)),
+                         points_dev, keys_dev, scaled, neighbours);
+  const auto got_scaled = scaled.to_host_vec(stream);
+  const auto got_neighbours = neighbours.to_host_vec(stream);
+  std::size_t wrong = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    const float4 p = points[i];
+    const uint4 k = keys[i];
+    const float4 s = got_scaled[i];
+    wrong += s.x != p.x * float(k.x) || s.y != p.y * float(k.y) || s.z != p.z * float(k.z) || s.w != p.w * float(k.w);
+    // The next thread's pair in the block; past the end, threads loaded zeros.
+    const std::size_t next = i / kBlock * kBlock + (i + 1) % kBlock;
+    const float4 q = next < n ? points[next] : make_float4(0.f, 0.f, 0.f, 0.f);
+    wrong += got_neighbours[i].x != q.x + q.y || got_neighbours[i].y != q.z + q.w;
+  }
+  EXPECT_EQ(wrong, 0u);
+}
+
 TEST(Vocabulary, IntrinsicsOnTheDeviceMatchTheirHostDefinitions) {
   CARBIDE_REQUIRE_DEVICE();
   auto ctx = test_context();

@@ -5,7 +5,9 @@ divergent warp collective there is what `check` promised could not happen: the t
 the kernel and the report. Other stops (an index past a view's end, a CARBIDE_REQUIRE, a launch
 contract the inputs do not meet) are the run-time checks doing their job on made-up inputs.
 
-usage: accepted_kernels_on_cpu.py CARBIDE CXX RUNTIME_INCLUDE RUNTIME_LIB WORK CHECKS FILE...
+usage: accepted_kernels_on_cpu.py CARBIDE CXX RUNTIME_INCLUDE CUDA_INCLUDE RUNTIME_LIB WORK CHECKS FILE...
+
+CUDA_INCLUDE is CUDA's include directory, for its vector types (float4, ...) as view elements.
 
 CHECKS is the store of tests/corpus/checked_once.py: each file's check, made once for every test
 that reads it (checked again here when the store has no current record of it).
@@ -31,7 +33,11 @@ HOST_SIDE_RULES = {"carbide-launch-aliasing"}
 SCALARS = {"int", "unsigned", "unsigned int", "long", "long long", "unsigned long", "unsigned long long",
            "std::size_t", "size_t", "std::uint32_t", "std::int32_t", "std::uint64_t", "std::int64_t", "float",
            "double", "bool", "uint32_t", "int32_t", "uint64_t", "int64_t", "short", "unsigned short"}
-ELEMENTS = (SCALARS - {"bool"}) | {"char", "signed char", "unsigned char", "std::uint8_t", "uint8_t", "std::int8_t"}
+# CUDA's vector types: their components are made up as the scalars are.
+VECTOR_TYPES = {"char2", "char4", "uchar2", "uchar4", "short2", "short4", "ushort2", "ushort4", "int2", "int4",
+                "uint2", "uint4", "longlong2", "ulonglong2", "float2", "float4", "double2"}
+ELEMENTS = ((SCALARS - {"bool"}) | {"char", "signed char", "unsigned char", "std::uint8_t", "uint8_t", "std::int8_t"}
+            | VECTOR_TYPES)
 LENGTH = 4096          # elements of a 1-D view
 ROWS, COLS = 72, 56    # a 2-D view
 SCALAR_CHOICES = (1, 4, 37)
@@ -209,6 +215,7 @@ HARNESS_HEAD = r"""
 
 #include <cstdio>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace {
@@ -217,7 +224,16 @@ namespace {
 template <class T>
 std::vector<T> made_up(std::size_t n) {
   std::vector<T> values(n);
-  for (std::size_t i = 0; i < n; ++i) values[i] = static_cast<T>((i * 7) % 13);
+  for (std::size_t i = 0; i < n; ++i) {
+    if constexpr (std::is_arithmetic_v<T>) {
+      values[i] = static_cast<T>((i * 7) % 13);
+    } else {  // a CUDA vector type: components x, y, ... in a row
+      using Component = decltype(T{}.x);
+      Component* components = reinterpret_cast<Component*>(&values[i]);
+      for (std::size_t c = 0; c < sizeof(T) / sizeof(Component); ++c)
+        components[c] = static_cast<Component>((i * 7 + c) % 13);
+    }
+  }
   return values;
 }
 
@@ -265,7 +281,7 @@ HARNESS_TAIL = r"""
 """
 
 
-def oracle(carbide, cxx, include, runtime_lib, work, checks, path):
+def oracle(carbide, cxx, include, cuda_include, runtime_lib, work, checks, path):
     """(output, completed runs, failures, kernels not run) for one file."""
     clang_args = ["-std=c++17", "-I" + include]
     stem = os.path.splitext(os.path.basename(path))[0]
@@ -293,7 +309,8 @@ def oracle(carbide, cxx, include, runtime_lib, work, checks, path):
     with open(harness_path, "w", encoding="utf-8") as file:
         file.write(f'#include "{stem}.carbide.hpp"\n#include "{stem}.carbide.cpp"\n' + program)
     binary = os.path.join(out, "oracle")
-    built = run([cxx, "-std=c++17", "-O0", "-w", "-I" + include, "-I" + out, harness_path, "-o", binary] +
+    built = run([cxx, "-std=c++17", "-O0", "-w", "-I" + include, "-isystem", cuda_include, "-I" + out, harness_path,
+                 "-o", binary] +
                 runtime_lib.split() + ["-ldl"])
     if built.returncode != 0:
         if errors:
@@ -308,13 +325,13 @@ def oracle(carbide, cxx, include, runtime_lib, work, checks, path):
 
 
 def main():
-    carbide, cxx, include, runtime_lib, work, checks = sys.argv[1:7]
-    files = sys.argv[7:]
+    carbide, cxx, include, cuda_include, runtime_lib, work, checks = sys.argv[1:8]
+    files = sys.argv[8:]
     os.makedirs(work, exist_ok=True)
     total_ran, failures, not_run = 0, [], []
     # Two files at once: each is a check, a translation (no nvcc), a compile and a run.
     with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
-        for output, ran, failed, left_out in pool.map(lambda path: oracle(carbide, cxx, include, runtime_lib, work, checks, path),
+        for output, ran, failed, left_out in pool.map(lambda path: oracle(carbide, cxx, include, cuda_include, runtime_lib, work, checks, path),
                                                         files):
             print(output, end="")
             total_ran += ran

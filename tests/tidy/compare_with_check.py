@@ -64,9 +64,10 @@ def compare(name, check_stderr, tidy_cmd):
 
 
 def main():
-    carbide, tidy, source_root, build_root, checks = sys.argv[1:6]
+    carbide, tidy, source_root, build_root, checks, cuda_include = sys.argv[1:7]
     root = pathlib.Path(source_root)
-    include = f"-I{root / 'runtime/include'}"
+    # The runtime's headers and CUDA's (for its vector types), as Carbide::runtime brings them.
+    include = [f"-I{root / 'runtime/include'}", "-isystem", cuda_include]
     load = [tidy, "--checks=-*,carbide-*", "--quiet"]
     corpus = sorted((root / "tests/rules").glob("*.cpp")) + [root / "tests/lit/diagnostics/nolint.cpp"]
     ok = True
@@ -77,7 +78,7 @@ def main():
             continue
         # carbide check's side: the check recorded once for every test (tests/corpus).
         ok &= compare(source.name, checked_once.result(carbide, checks, str(source))[1],
-                      load + [str(source), "--", "-std=c++17", include])
+                      load + [str(source), "--", "-std=c++17", *include])
         compared += 1
     for source in sorted((root / "samples").glob("*/*.cpp")):
         if source.name in ONE_ARCHITECTURE_SAMPLES:

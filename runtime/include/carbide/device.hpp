@@ -6,6 +6,7 @@
 
 #include <carbide/annotations.hpp>
 #include <carbide/cuda_idioms.hpp>
+#include <carbide/cuda_vector_types.hpp>
 #include <carbide/tile/types.hpp>  // ct::bf16 and ct::f16, elements of views as of tiles
 
 #include <cstddef>
@@ -84,7 +85,8 @@ inline constexpr bool has_read_only_load =
     std::is_same_v<T, unsigned> || std::is_same_v<T, long long> ||
     std::is_same_v<T, unsigned long long> || std::is_same_v<T, short> ||
     std::is_same_v<T, unsigned short> || std::is_same_v<T, signed char> ||
-    std::is_same_v<T, unsigned char> || std::is_same_v<T, char>;
+    std::is_same_v<T, unsigned char> || std::is_same_v<T, char> || std::is_same_v<T, long> ||
+    std::is_same_v<T, unsigned long> || is_cuda_vector_type<T>;
 
 // Loops over a vec's elements unroll, so its values stay in registers (host compilers do not
 // know the pragma).
