@@ -1,5 +1,6 @@
 #include "unsafe_required.hpp"
 
+#include "analysis/array_indexes.hpp"
 #include "device_walk.hpp"
 #include "model/user_code.hpp"
 #include "model/vocabulary.hpp"
@@ -23,6 +24,8 @@ class Finder : public DeviceCodeFinder<Finder> {
   bool VisitArraySubscriptExpr(clang::ArraySubscriptExpr* subscript) {
     if (subscript->getBase()->IgnoreParenImpCasts()->getType()->isPointerType())
       check_pointer(subscript, subscript->getBase(), "indexing through");
+    else
+      check_array_index(subscript);
     return true;
   }
   bool VisitMemberExpr(clang::MemberExpr* member) {
@@ -83,6 +86,22 @@ class Finder : public DeviceCodeFinder<Finder> {
     return ". For one vector access of several elements, take the buffer as a view of CUDA's "
            "vector type (carbide::span<const float4>, from a DeviceBuffer<float4>), or read "
            "x.chunk<4>(i) and write out.get_mut_chunk<4>(idx)";
+  }
+  // Generated code checks a C array's index by wrapping the array (analysis/array_indexes); an
+  // array it cannot wrap needs an index that is plainly inside it.
+  void check_array_index(const clang::ArraySubscriptExpr* subscript) {
+    const clang::ConstantArrayType* array = analysis::indexed_array(subscript);
+    if (array == nullptr || subscript->isValueDependent() ||
+        analysis::checkable_array_operand(subscript, context_.ast))
+      return;
+    const std::uint64_t extent = array->getSize().getZExtValue();
+    if (const auto index = subscript->getIdx()->getIntegerConstantExpr(context_.ast);
+        index && !index->isNegative() && index->getZExtValue() < extent)
+      return;
+    report(subscript, "the index of '" + source_text(context_.ast, subscript) +
+                          "' cannot be checked: the array is not written before its index in this file (a macro's "
+                          "body, or `i[a]`), and the checker cannot prove the index inside its " +
+                          std::to_string(extent) + " elements; write `a[i]` in the file, or " + kWrap);
   }
   void report(const clang::Stmt* at, std::string message) {
     if (context_.device.in_unsafe_block(at)) return;

@@ -1,5 +1,6 @@
 #include "codegen/cpu_codegen.hpp"
 
+#include "codegen/checked_arrays.hpp"
 #include "codegen/copied_declarations.hpp"
 #include "codegen/copied_macros.hpp"
 #include "codegen/generated_text.hpp"
@@ -198,24 +199,22 @@ class CpuEdits : public clang::RecursiveASTVisitor<CpuEdits> {
     return true;
   }
 
+  // An edit made elsewhere (a checked array), applied in turn with these.
+  void add(const TextWrap& wrap) { insert(wrap.begin, wrap.end, wrap.before, wrap.after); }
+
   // Applies the edits: around an expression, the inner wrapping first, so the outer one encloses it.
   void apply() {
-    std::stable_sort(wraps_.begin(), wraps_.end(), [&](const Wrap& a, const Wrap& b) {
+    std::stable_sort(wraps_.begin(), wraps_.end(), [&](const TextWrap& a, const TextWrap& b) {
       return length(a) < length(b);
     });
-    for (const Wrap& wrap : wraps_) {
+    for (const TextWrap& wrap : wraps_) {
       rewriter_.InsertTextBefore(wrap.begin, wrap.before);
       rewriter_.InsertTextAfterToken(wrap.end, wrap.after);
     }
   }
 
  private:
-  struct Wrap {
-    clang::SourceLocation begin, end;  // the first and last token
-    std::string before, after;
-  };
-
-  unsigned length(const Wrap& wrap) const {
+  unsigned length(const TextWrap& wrap) const {
     return sources_.getFileOffset(wrap.end) - sources_.getFileOffset(wrap.begin);
   }
 
@@ -263,7 +262,7 @@ class CpuEdits : public clang::RecursiveASTVisitor<CpuEdits> {
 
   clang::Rewriter& rewriter_;
   const clang::SourceManager& sources_;
-  std::vector<Wrap> wraps_;
+  std::vector<TextWrap> wraps_;
   std::set<std::tuple<unsigned, unsigned, std::string>> seen_;
   std::set<unsigned> replaced_;
 };
@@ -507,6 +506,9 @@ std::string generate_cpu_kernels(const model::Program& program, clang::ASTContex
   const auto numbers = number_shared_sites(program, rewriter);
   CpuEdits edits(rewriter);
   for (const clang::FunctionDecl* body : instantiated_bodies(program)) edits.TraverseDecl(const_cast<clang::FunctionDecl*>(body));
+  // A failed check names the subscript's line.
+  for (const TextWrap& wrap : checked_array_wraps(proven.checked_arrays, context))
+    edits.add({wrap.begin, wrap.end, "(::carbide::cpu::at(" + std::string(kSite) + "), " + wrap.before, wrap.after + ")"});
   edits.apply();
 
   std::string text =

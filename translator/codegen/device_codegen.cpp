@@ -1,5 +1,6 @@
 #include "codegen/device_codegen.hpp"
 
+#include "codegen/checked_arrays.hpp"
 #include "codegen/copied_declarations.hpp"
 #include "codegen/copied_macros.hpp"
 #include "codegen/generated_text.hpp"
@@ -99,6 +100,15 @@ std::string entry_point(const model::Module& module, const model::Kernel& kernel
   return text;
 }
 
+// Before the proven indexes: an in_range(...) that starts where a checked array does encloses it.
+void mark_checked_arrays(const std::vector<const clang::ArraySubscriptExpr*>& subscripts,
+                         const clang::ASTContext& context, clang::Rewriter& rewriter) {
+  for (const TextWrap& wrap : checked_array_wraps(subscripts, context)) {
+    rewriter.InsertTextBefore(wrap.begin, wrap.before);
+    rewriter.InsertTextAfterToken(wrap.end, wrap.after);
+  }
+}
+
 // A subscript written inside a macro's arguments keeps its check: its text is not the user's.
 void mark_proven_indexes(const std::vector<const clang::Expr*>& proven, clang::Rewriter& rewriter) {
   for (const clang::Expr* index : proven) {
@@ -129,6 +139,7 @@ std::string generate_device_source(const model::Program& program, clang::ASTCont
   clang::Rewriter rewriter(const_cast<clang::SourceManager&>(sources), context.getLangOpts());
   mark_device_functions(program, rewriter);
   (void)number_shared_sites(program, rewriter);
+  mark_checked_arrays(proven.checked_arrays, context, rewriter);
   mark_proven_indexes(proven.in_range, rewriter);
   mark_narrow_witnesses(proven.narrow_witnesses, rewriter);
 

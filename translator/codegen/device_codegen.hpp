@@ -23,6 +23,9 @@ struct ProvenFacts {
   // Indexes proven in range, of shared arrays (`tile[i]`, `tile.fetch_add(i, v)`) and of span
   // reads: emitted as `::carbide::detail::in_range(i)`, which skips the bounds check.
   std::vector<const clang::Expr*> in_range;
+  // Subscripts of fixed-size C arrays not proven inside them (analysis/array_indexes): emitted
+  // as `::carbide::detail::checked(acc, "...")[j]`, which checks the index.
+  std::vector<const clang::ArraySubscriptExpr*> checked_arrays;
   // Witness sources that only `index_bits = 32` kernels reach: emitted as their 32-bit twins.
   std::vector<const clang::CallExpr*> narrow_witnesses;
   // The kernels (canonical declarations) that reach a barrier or a warp collective: on the CPU

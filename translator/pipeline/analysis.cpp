@@ -1,5 +1,6 @@
 #include "pipeline/analysis.hpp"
 
+#include "analysis/array_indexes.hpp"
 #include "analysis/index_width.hpp"
 #include "analysis/proven_span_reads.hpp"
 #include "analysis/proven_subscripts.hpp"
@@ -122,6 +123,7 @@ std::optional<Analysis> analyze(const std::string& path, const PipelineOptions& 
     analysis.proven.in_range = carbide::analysis::proven_shared_indexes(device);
     for (const clang::CXXOperatorCallExpr* read : carbide::analysis::proven_span_reads(analysis.program))
       analysis.proven.in_range.push_back(read->getArg(1));
+    analysis.proven.checked_arrays = carbide::analysis::unproven_array_subscripts(device);
     analysis.proven.narrow_witnesses = carbide::analysis::narrow_witness_sources(context, analysis.program);
     for (const model::Module& module : analysis.program.modules)
       for (const model::Kernel& kernel : module.kernels) {

@@ -36,6 +36,39 @@ namespace detail {
 [[noreturn]] inline void device_only(const char* what) { cpu::detail::outside_launch(what); }
 #endif
 
+// An index into K elements a thread holds (a C array, a vec), checked as a view's index is: on
+// the CPU always, on the GPU in a checked build. Past the end lie the thread's other locals.
+template <class Index>
+CARBIDE_HOST_DEVICE constexpr void check_element_index([[maybe_unused]] Index i, [[maybe_unused]] std::size_t count,
+                                                       [[maybe_unused]] const char* what) {
+#if defined(__CUDA_ARCH__)
+#if defined(CARBIDE_CHECKED)
+  if (static_cast<unsigned long long>(i) >= count) __trap();
+#endif
+#elif !defined(__CUDACC__)
+  if (static_cast<unsigned long long>(i) >= count)
+    cpu::detail::piece_index_past_end(what, static_cast<long long>(i), static_cast<long long>(count));
+#endif
+}
+
+// A subscript of a fixed-size C array that the translator did not prove inside it, as generated
+// code writes it: `checked(acc, "the array 'acc'")[j]` for `acc[j]`. A C array has no check of its
+// own (analysis/array_indexes).
+template <class T, std::size_t N>
+struct checked_array {
+  T (&elements)[N];
+  const char* what;
+  template <class Index>
+  CARBIDE_HOST_DEVICE constexpr T& operator[](Index i) const {
+    check_element_index(i, N, what);
+    return elements[i];
+  }
+};
+template <class T, std::size_t N>
+CARBIDE_HOST_DEVICE constexpr checked_array<T, N> checked(T (&elements)[N], const char* what) {
+  return {elements, what};
+}
+
 }  // namespace detail
 
 // What CARBIDE_REQUIRE calls when its condition is false: a device-side assertion, which stops
@@ -494,8 +527,14 @@ template <class T, int K>
 struct alignas(detail::vec_alignment<T, K>) vec {
   static_assert(K > 0, "a vec holds at least one element");
   T values[K];
-  CARBIDE_HOST_DEVICE constexpr T& operator[](int i) { return values[i]; }
-  CARBIDE_HOST_DEVICE constexpr const T& operator[](int i) const { return values[i]; }
+  CARBIDE_HOST_DEVICE constexpr T& operator[](int i) {
+    detail::check_element_index(i, K, "carbide::vec::operator[]");
+    return values[i];
+  }
+  CARBIDE_HOST_DEVICE constexpr const T& operator[](int i) const {
+    detail::check_element_index(i, K, "carbide::vec::operator[]");
+    return values[i];
+  }
   static constexpr int size() { return K; }
 };
 
