@@ -83,7 +83,7 @@ int main(int argc, const char** argv) {
     case carbide::cli::Command::Doctor:
       return carbide::commands::doctor(resolved_options(command, argv[0]));
     case carbide::cli::Command::New:
-      return carbide::commands::new_project(command.inputs.front(), package_dir(argv[0]));
+      return carbide::commands::new_project(command.inputs.front(), package_dir(argv[0]), runtime_include_dir(argv[0]));
     default:
       return carbide::commands::run_files(command, resolved_options(command, argv[0]));
   }

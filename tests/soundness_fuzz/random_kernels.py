@@ -5,8 +5,9 @@ engine's run-time checks.
 Each seed makes one file of random, type-correct kernels in Carbide's dialect: shared memory and
 barriers under every kind of control flow (if, loops, switch, goto, ?:, &&, continue and break,
 early returns), helpers with and without barriers, a struct whose constructor and destructor
-synchronize, warp collectives, atomics, casts, references, lvalue ?: and pointers, and indexes and
-conditions whose unsigned arithmetic wraps in some threads. `carbide check` judges each kernel; the soundness
+synchronize, warp collectives, atomics, casts, references, lvalue ?: and pointers, indexes and
+conditions whose unsigned arithmetic wraps in some threads, and a thread's own C array indexed in
+and past its extent (checked at run time where not proven). `carbide check` judges each kernel; the soundness
 oracle (tests/oracle) runs every kernel it accepts on the CPU context with its checks, over the
 scalars 1, 4 and 37. An accepted kernel whose run reports a data race or a divergent barrier or
 collective is a soundness bug: it is reduced (statements dropped while check still accepts it and
@@ -122,6 +123,16 @@ class Kernel:
             [f"({self.condition()} ? tile[{self.index()}] : tile[{self.index()}]) = {self.value()};"],
         ])
 
+    def own_array(self):
+        """A thread's own C array, indexed in and past its extent: generated code checks what the
+        translator does not prove, in every control context the kernel puts it in."""
+        rng = self.rng
+        indexes = ["s % 4", "s", "lid.get() % 4", "3", "(s + 3) / 2", "lid.get() / 64"]
+        if self.loop_vars:
+            indexes.append(self.loop_vars[-1])
+        return ["{", "  float own[4] = {acc, 1.f, 2.f, 3.f};", f"  own[{rng.choice(indexes)}] = {self.value()};",
+                f"  acc += own[{rng.choice(indexes)}];", "}"]
+
     def condition(self):
         return self.uniform_condition() if self.rng.random() < 0.7 else self.divergent_condition()
 
@@ -143,6 +154,7 @@ class Kernel:
             (1, lambda: ["{", "  float* p = &acc;", "  *p += 1.f;", "}"]),
             (1, lambda: [f"acc = synced(acc) + tile[{self.index()}];"]),
             (1, self.unsigned_arithmetic),
+            (1, self.own_array),
             (2, self.through_a_form),
         ]
         if in_loop:

@@ -26,12 +26,25 @@ std::string readme(const std::string& name, const std::string& prefix) {
          "\ncmake --build build && ./build/vecadd\n```\n\nWithout a GPU, `./build/vecadd` runs its kernel "
          "on the CPU, with run-time race and bounds checks, and says so on stderr; "
          "`CARBIDE_DEVICE=cpu` asks for that on any machine.\n\n`carbide check vecadd.cpp` reports "
-         "problems without building.\n";
+         "problems without building.\n\nTo step through the kernel on the CPU with gdb, build with "
+         "`-DCMAKE_BUILD_TYPE=Debug` and run `CARBIDE_DEVICE=cpu CARBIDE_CPU_THREADS=1 gdb -x .gdbinit "
+         "./build/vecadd`: `.gdbinit` loads Carbide's pretty-printers (or add `add-auto-load-safe-path` "
+         "for this folder to `~/.gdbinit`, and gdb loads it by itself).\n";
+}
+
+// gdb reads a project's .gdbinit only when told to (`gdb -x .gdbinit`) or when the folder is on
+// its auto-load safe path; the README says both.
+std::string gdbinit(const std::string& runtime_include) {
+  llvm::SmallString<256> printers(runtime_include);
+  llvm::sys::path::append(printers, "carbide", "gdb_printers.py");
+  return "# Carbide's pretty-printers, for kernels stepped through on the CPU context (CARBIDE_DEVICE=cpu):\n"
+         "# thread witnesses print as their index, views, shared arrays and vecs as their elements.\n"
+         "source " + printers.str().str() + "\n";
 }
 
 }  // namespace
 
-int new_project(const std::string& name, const std::string& carbide_prefix) {
+int new_project(const std::string& name, const std::string& carbide_prefix, const std::string& runtime_include) {
   const std::string base = llvm::sys::path::filename(name).str();
   bool valid = !base.empty() && (std::isalpha(static_cast<unsigned char>(base[0])) || base[0] == '_');
   for (char c : base) valid = valid && (std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-');
@@ -47,12 +60,13 @@ int new_project(const std::string& name, const std::string& carbide_prefix) {
   const std::vector<output::OutputFile> files = {
       {name + "/CMakeLists.txt", cmake_lists(base)},
       {name + "/vecadd.cpp", kVecaddTemplate},
-      {name + "/README.md", readme(base, carbide_prefix)}};
+      {name + "/README.md", readme(base, carbide_prefix)},
+      {name + "/.gdbinit", gdbinit(runtime_include)}};
   if (std::string error = output::write_set(name, files); !error.empty()) {
     llvm::errs() << "carbide: error: " << error << "\n";
     return 1;
   }
-  llvm::outs() << "created " << name << "/ (CMakeLists.txt, vecadd.cpp, README.md); build it with:\n"
+  llvm::outs() << "created " << name << "/ (CMakeLists.txt, vecadd.cpp, README.md, .gdbinit); build it with:\n"
                << "  cmake -S " << name << " -B " << name << "/build -G Ninja -DCarbide_DIR="
                << carbide_prefix << "\n  cmake --build " << name << "/build && " << name
                << "/build/vecadd\n";

@@ -1099,6 +1099,18 @@ class strided_tile_mut {
   int rows_inside_, cols_inside_;
 };
 
+namespace detail {
+// The calling thread's lane in its warp, for the vocabulary's warp forms; `what` names the caller
+// when a CPU thread calls it outside a launch.
+CARBIDE_DEVICE unsigned lane_of_thread([[maybe_unused]] const char* what) {
+#if defined(__CUDACC__)
+  return thread::flat_thread_index() & 31u;
+#else
+  return cpu::detail::this_thread(what).local_index & 31u;
+#endif
+}
+}  // namespace detail
+
 // An exclusive output: each thread reaches only the element its own witness names.
 template <class T>
 class disjoint_span {
@@ -1188,12 +1200,12 @@ class disjoint_span {
   // to its lanes with a stride of 32 (see region_mut): lane l owns columns l, l + 32, …. n must be
   // the same for the whole launch.
   CARBIDE_DEVICE region_mut<T> get_mut_warp_row(const thread::warp_index_witness& warp, std::size_t n) const {
-    return dealt_region(warp.get(), n, lane_of_thread("carbide::disjoint_span::get_mut_warp_row"), 32);
+    return dealt_region(warp.get(), n, detail::lane_of_thread("carbide::disjoint_span::get_mut_warp_row"), 32);
   }
   // Element w, a row's scalar (its mean, its reciprocal deviation), for lane 0 of the warp whose
   // witness is w; nullptr for its other lanes and past the end.
   CARBIDE_DEVICE T* get_mut_warp_leader(const thread::warp_index_witness& warp) const {
-    return lane_of_thread("carbide::disjoint_span::get_mut_warp_leader") == 0 && warp.get() < size_
+    return detail::lane_of_thread("carbide::disjoint_span::get_mut_warp_leader") == 0 && warp.get() < size_
                ? detail::non_null(data_ + warp.get())
                : nullptr;
   }
@@ -1239,14 +1251,6 @@ class disjoint_span {
     const std::size_t inside = inside_view ? (size_ - start < n ? size_ - start : n) : 0;
     const unsigned count = inside > first ? unsigned((inside - first + holders - 1) / holders) : 0u;
     return detail::witness_factory::make<region_mut<T>>(data_ + (count ? start : 0), first, holders, count);
-  }
-  // The calling thread's lane in its warp.
-  CARBIDE_DEVICE static unsigned lane_of_thread([[maybe_unused]] const char* what) {
-#if defined(__CUDACC__)
-    return thread::flat_thread_index() & 31u;
-#else
-    return cpu::detail::this_thread(what).local_index & 31u;
-#endif
   }
   T* data_ = nullptr;
   std::size_t size_ = 0;

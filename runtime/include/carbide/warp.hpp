@@ -100,11 +100,7 @@ CARBIDE_DEVICE T reduce_min(T value) {
 // alone, which carbide-device-unsupported holds: `warp::reduce(v, [](float a, float b) { … })`.
 template <class T, class Op>
 CARBIDE_DEVICE T reduce(T value, Op op) {
-#if defined(__CUDACC__)
-  const unsigned lane = thread::flat_thread_index() & 31u;
-#else
-  const unsigned lane = cpu::detail::this_thread("carbide::warp::reduce").local_index & 31u;
-#endif
+  const unsigned lane = detail::lane_of_thread("carbide::warp::reduce");
   for (unsigned mask = 16; mask > 0; mask >>= 1) {
     const T other = shfl_xor(value, mask);
     value = (lane & mask) != 0 ? op(other, value) : op(value, other);
@@ -115,11 +111,7 @@ CARBIDE_DEVICE T reduce(T value, Op op) {
 // The sum over lanes 0..lane, to each lane (an inclusive scan of the warp).
 template <class T>
 CARBIDE_DEVICE T inclusive_scan_add(T value) {
-#if defined(__CUDACC__)
-  const unsigned lane = thread::flat_thread_index() & 31u;
-#else
-  const unsigned lane = cpu::detail::this_thread("carbide::warp::inclusive_scan_add").local_index & 31u;
-#endif
+  const unsigned lane = detail::lane_of_thread("carbide::warp::inclusive_scan_add");
   for (unsigned delta = 1; delta < 32; delta <<= 1) {
     const T below = shfl_up(value, delta);
     if (lane >= delta) value += below;
