@@ -7,7 +7,8 @@ contract the inputs do not meet) are the run-time checks doing their job on made
 
 usage: accepted_kernels_on_cpu.py CARBIDE CXX RUNTIME_INCLUDE CUDA_INCLUDE RUNTIME_LIB WORK CHECKS FILE...
 
-CUDA_INCLUDE is CUDA's include directory, for its vector types (float4, ...) as view elements.
+CUDA_INCLUDE is CUDA's include directory, for its vector types (float4, ...) as view elements
+(empty: none, for files that use none).
 
 CHECKS is the store of tests/corpus/checked_once.py: each file's check, made once for every test
 that reads it (checked again here when the store has no current record of it).
@@ -309,8 +310,8 @@ def oracle(carbide, cxx, include, cuda_include, runtime_lib, work, checks, path)
     with open(harness_path, "w", encoding="utf-8") as file:
         file.write(f'#include "{stem}.carbide.hpp"\n#include "{stem}.carbide.cpp"\n' + program)
     binary = os.path.join(out, "oracle")
-    built = run([cxx, "-std=c++17", "-O0", "-w", "-I" + include, "-isystem", cuda_include, "-I" + out, harness_path,
-                 "-o", binary] +
+    cuda = ["-isystem", cuda_include] if cuda_include else []
+    built = run([cxx, "-std=c++17", "-O0", "-w", "-I" + include] + cuda + ["-I" + out, harness_path, "-o", binary] +
                 runtime_lib.split() + ["-ldl"])
     if built.returncode != 0:
         if errors:

@@ -253,7 +253,8 @@ class Judge:
         accepted = oracle.accepted_kernels(source, errors)
         if not accepted:
             return kernels, accepted, 0, {}
-        _, ran, failures, not_run = oracle.oracle(self.args.carbide, self.args.cxx, self.args.include,
+        # The generated kernels use no CUDA vector type, so the harness needs no CUDA headers.
+        _, ran, failures, not_run = oracle.oracle(self.args.carbide, self.args.cxx, self.args.include, "",
                                                   self.args.runtime_lib, self.args.work, self.checks, path)
         unsound = {}
         # Every generated kernel is one the oracle can launch, in a file that compiles: an accepted

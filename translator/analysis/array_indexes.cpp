@@ -29,7 +29,9 @@ bool proven(const clang::ArraySubscriptExpr* subscript, const clang::FunctionDec
   // A template's own text (its instances are the listed ones) and an unlisted instance: unproven.
   if (shapes.empty() || function->isTemplated()) return false;
   for (const BlockShape& shape : shapes) {
-    const auto range = IndexBounds(device.thread_values(function, shape)).range_at(subscript->getIdx(), subscript);
+    const ThreadValues& values = device.thread_values(function, shape);
+    if (!values.control().reachable(subscript)) continue;  // a constant-false branch of this instance
+    const auto range = IndexBounds(values).range_at(subscript->getIdx(), subscript);
     if (!range || !inside(*range, extent)) return false;
   }
   return true;

@@ -70,6 +70,27 @@ const clang::CFGBlock* ControlConditions::block_of(const clang::Stmt* statement)
   return blocks_ ? blocks_->getBlock(statement) : nullptr;
 }
 
+bool ControlConditions::reachable(const clang::Stmt* statement) const {
+  const clang::CFGBlock* block = block_of(statement);
+  if (block == nullptr) return true;
+  if (!reachable_blocks_) {
+    std::vector<bool> seen(cfg_->getNumBlockIDs(), false);
+    std::vector<const clang::CFGBlock*> work = {&cfg_->getEntry()};
+    seen[cfg_->getEntry().getBlockID()] = true;
+    while (!work.empty()) {
+      const clang::CFGBlock* at = work.back();
+      work.pop_back();
+      for (const clang::CFGBlock* next : at->succs())  // null where the edge was pruned
+        if (next != nullptr && !seen[next->getBlockID()]) {
+          seen[next->getBlockID()] = true;
+          work.push_back(next);
+        }
+    }
+    reachable_blocks_ = std::move(seen);
+  }
+  return (*reachable_blocks_)[block->getBlockID()];
+}
+
 std::vector<ControlCondition> ControlConditions::conditions_for(const clang::Stmt* statement) const {
   std::vector<ControlCondition> conditions;
   if (cfg_ == nullptr) return conditions;

@@ -65,6 +65,12 @@ class ControlConditions {
   // The conditions `statement` runs under, innermost first, each once.
   std::vector<ControlCondition> conditions_for(const clang::Stmt* statement) const;
 
+  // Whether some path from the function's entry reaches the statement. Clang's CFG prunes the
+  // edge of a branch whose condition is a constant, so the other side of a template's
+  // `if (B >= 512)` in an instance with B = 128 is unreachable there. A statement outside the
+  // CFG counts as reachable.
+  bool reachable(const clang::Stmt* statement) const;
+
  private:
   std::optional<ControlCondition> condition_of(const clang::CFGBlock* branch,
                                                const clang::CFGBlock* target,
@@ -75,6 +81,7 @@ class ControlConditions {
   std::unique_ptr<clang::CFGStmtMap> blocks_;
   std::unique_ptr<clang::ControlDependencyCalculator> dependences_;
   std::unique_ptr<clang::CFGDominatorTreeImpl<false>> dominators_;
+  mutable std::optional<std::vector<bool>> reachable_blocks_;  // by block ID, found on first ask
 };
 
 }  // namespace carbide::analysis

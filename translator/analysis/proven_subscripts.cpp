@@ -52,14 +52,19 @@ std::vector<const clang::Expr*> proven_shared_indexes(const DeviceAnalysis& devi
     const std::vector<BlockShape>& shapes = device.calling_shapes(function);
     for (const BlockShape& shape : shapes) {
       ++contexts[owner];
-      const IndexBounds bounds(device.thread_values(function, shape));
+      const ThreadValues& values = device.thread_values(function, shape);
+      const IndexBounds bounds(values);
       std::set<clang::SourceLocation> proven_here;
       for (const SharedAccess& access : device.barrier_phases(function, shape).accesses) {
         if (access.in_helper != nullptr || access.index == nullptr) continue;
         const auto extent = static_extent(tile_handle(access.expr));
         if (!extent) continue;
-        const auto range = bounds.subscript_range(access.index, access.expr);
-        if (!range || range->low < 0 || range->high >= __int128(*extent)) continue;
+        // An access no path reaches here (a constant-false branch of a template instance) cannot
+        // fault here.
+        if (values.control().reachable(access.expr)) {
+          const auto range = bounds.subscript_range(access.index, access.expr);
+          if (!range || range->low < 0 || range->high >= __int128(*extent)) continue;
+        }
         const clang::Expr* written = tile_index(access.expr);
         if (!proven_here.insert(written_at(written)).second) continue;
         Proof& proof = proofs[written_at(written)];

@@ -96,6 +96,19 @@ TEST(ArrayIndexes, ATemplatesTextIsProvenInEveryInstance) {
   EXPECT_EQ(unproven(calling("pick<8>(j) + pick<4>(j)")), std::set<std::string>{"a[i % 8]"});
 }
 
+// A subscript in a branch that is constant false in an instance cannot run there.
+TEST(ArrayIndexes, AConstantFalseBranchOfAnInstanceProvesNothingWrong) {
+  const auto calling = [](const std::string& calls) {
+    return "template <int N> float pick(unsigned i) { float a[N] = {}; if (N > 8) return a[i % 16]; return a[0]; }\n"
+           "CARBIDE_KERNEL\nCARBIDE_LAUNCH_CONTRACT(domain = 1, block = (128, 1, 1))\n"
+           "void kern(carbide::disjoint_span<float> out, unsigned j) {\n"
+           "  auto idx = carbide::thread::index_1d();\n"
+           "  if (float* e = out.get_mut(idx)) *e = " + calls + ";\n}\n";
+  };
+  EXPECT_EQ(unproven(calling("pick<4>(j) + pick<16>(j)")), std::set<std::string>{});
+  EXPECT_EQ(unproven(calling("pick<4>(j) + pick<12>(j)")), std::set<std::string>{"a[i % 16]"});
+}
+
 TEST(ArrayIndexes, TheArrayOperandIsWhatCodegenWraps) {
   auto ast = parse("namespace k {\n" + kernel("  float a[4] = {};\n  s = a[j] + j[a];") + "}\n");
   ASSERT_TRUE(ast);

@@ -99,3 +99,33 @@ TEST(ControlConditions, UnconditionalBarrierHasNone) {
 }
 
 }  // namespace
+
+namespace {
+
+// Whether each block::sync() of `f<4>`'s instance is reachable, in source order.
+std::vector<bool> syncs_reachable_in_instance(const std::string& body) {
+  auto ast = parse("template <int B>\nvoid f(unsigned n) {\n" + body + "\n}\ntemplate void f<4>(unsigned);\n");
+  EXPECT_TRUE(ast);
+  if (!ast) return {};
+  clang::ASTContext& context = ast->getASTContext();
+  const clang::FunctionDecl* instance = nullptr;
+  for (const clang::Decl* decl : context.getTranslationUnitDecl()->decls())
+    if (const auto* pattern = llvm::dyn_cast<clang::FunctionTemplateDecl>(decl))
+      for (const clang::FunctionDecl* specialization : pattern->specializations()) instance = specialization;
+  EXPECT_TRUE(instance);
+  if (!instance) return {};
+  const ControlConditions control(context, instance);
+  std::vector<bool> reachable;
+  for (const clang::CallExpr* sync : calls_of(instance, "sync")) reachable.push_back(control.reachable(sync));
+  return reachable;
+}
+
+}  // namespace
+
+TEST(ControlConditions, AConstantFalseBranchOfATemplateInstanceIsUnreachable) {
+  EXPECT_EQ(syncs_reachable_in_instance("if (B >= 8) carbide::block::sync();\n"
+                                        "if (B >= 2) carbide::block::sync();\n"
+                                        "if (n > 3) carbide::block::sync(); else carbide::block::sync();\n"
+                                        "B > 4 ? carbide::block::sync() : carbide::block::sync();"),
+            (std::vector<bool>{false, true, true, true, false, true}));
+}

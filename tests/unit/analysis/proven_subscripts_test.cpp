@@ -183,4 +183,19 @@ TEST(ProvenSubscripts, TemplateProvenOnlyInRangeInEveryInstantiation) {
   EXPECT_FALSE(mixed.proven("row[carbide::thread::thread_idx().x]"));
 }
 
+// `if (B >= 512)` is constant false in the instances with B = 128 and 256, which never run its
+// access; the access is inside the array with B = 1024, and not with B = 512.
+TEST(ProvenSubscripts, AccessesInAConstantFalseBranchOfAnInstanceCountAsProvenThere) {
+  const std::string helper = "template <unsigned B>\n"
+                             "void fold() {\n"
+                             "  auto s = carbide::block::shared<float, B>();\n"
+                             "  const unsigned t = carbide::thread::thread_idx().x;\n"
+                             "  if (B >= 512) { if (t < 256) s[t + 300] = 0.f; }\n"
+                             "}\n";
+  const Proofs folded = proofs_of(helper + kernel("f", "domain = 1, block = (256, 1, 1)", "fold<128>(); fold<256>(); fold<1024>();"));
+  EXPECT_TRUE(folded.proven("s[t + 300]"));
+  const Proofs too_small = proofs_of(helper + kernel("f", "domain = 1, block = (256, 1, 1)", "fold<128>(); fold<512>();"));
+  EXPECT_FALSE(too_small.proven("s[t + 300]"));
+}
+
 }  // namespace
