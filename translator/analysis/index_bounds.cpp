@@ -219,6 +219,10 @@ std::optional<IndexRange> IndexBounds::loop_counter_range(const clang::ForStmt& 
   if ((step->kind == Step::Double && start->low <= 0) ||
       !fitted(IndexRange{start->low, past}, counter->getType(), values_.context()))
     return std::nullopt;
+  // One start value and a constant step: the counter takes only start + k·step, the last of
+  // them the largest at or below `last` (`for (i = 0; i < 32; i += 16)` is 0 or 16, not up to 31).
+  if (step->kind == Step::Add && step->amount > 0 && start->low == start->high && last >= start->low)
+    return IndexRange{start->low, start->low + (last - start->low) / step->amount * step->amount};
   return IndexRange{start->low, std::max(start->low, last)};
 }
 

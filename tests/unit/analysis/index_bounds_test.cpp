@@ -157,6 +157,17 @@ TEST(IndexBounds, LoopCountersStayWithinTheirConditions) {
   EXPECT_EQ(b.range("g + 0"), "[0, 999]");
 }
 
+// A counter with one start value and a constant step stops at its last value below the bound.
+TEST(IndexBounds, ASteppedCounterEndsAtItsLastValue) {
+  const Bounds b = bounds_of("for (unsigned t = 0; t < 32; t += 16) use(t + 0);\n"
+                             "for (int f = 3; f < 30; f += 8) use(f + 0);\n"
+                             "for (unsigned w = tx; w < 32; w += 16) use(w + 0);",
+                             k256);
+  EXPECT_EQ(b.range("t + 0"), "[0, 16]");
+  EXPECT_EQ(b.range("f + 0"), "[3, 27]");
+  EXPECT_EQ(b.range("w + 0"), "[0, 31]");  // the start differs between threads
+}
+
 // A counter its body moves, or that a step past its bound would wrap, is not bounded by the
 // loop's condition.
 TEST(IndexBounds, CountersTheConditionDoesNotBoundHaveNoRange) {
