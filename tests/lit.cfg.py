@@ -67,11 +67,11 @@ config.substitutions.append(("%runtime_lib", config.runtime_lib))
 config.substitutions.append(("%samples", os.path.join(config.carbide_source_root, "samples")))
 config.substitutions.append(("%inputs", os.path.join(os.path.dirname(__file__), "lit", "Inputs")))
 # A user's program built the way carbide_add_kernels builds it: the runtime's headers, and CUDA's
-# (carbide.hpp declares CUDA's vector types from <vector_types.h>), next to ptxas.
-cuda_include_dir = os.path.join(os.path.dirname(os.path.dirname(config.ptxas)), "include")
+# (carbide.hpp declares CUDA's vector types from <vector_types.h>), where CMake found them: a path
+# derived from ptxas's is wrong where PATH finds a wrapper script first (CI's /usr/local/bin).
+cuda_includes = "".join(" -isystem " + d for d in config.cuda_include_dirs.split(";") if d)
 config.substitutions.append(
-    ("%cxx_user", config.cxx + " -std=c++17 -Wall -Wextra -Werror -I" + include_dir +
-     " -isystem " + cuda_include_dir))
+    ("%cxx_user", config.cxx + " -std=c++17 -Wall -Wextra -Werror -I" + include_dir + cuda_includes))
 
 config.environment["PATH"] = os.pathsep.join(
     [config.llvm_tools_dir, os.path.dirname(config.ptxas), os.environ.get("PATH", "")])
