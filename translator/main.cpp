@@ -43,7 +43,7 @@ std::string cuda_include_dir(const carbide::nvcc::NvccOptions& nvcc_options) {
   std::string why;
   const auto nvcc = carbide::nvcc::find_nvcc(nvcc_options, why);
   if (!nvcc) return "";  // the translation reports the missing nvcc itself
-  return carbide::nvcc::toolkit_include_dir(*nvcc);
+  return carbide::nvcc::toolkit_include_dir(*nvcc, carbide::nvcc::probe_timeout(nvcc_options));
 }
 
 // The rule pages SARIF links to.

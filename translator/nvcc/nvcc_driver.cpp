@@ -128,9 +128,13 @@ std::optional<std::string> find_nvcc(const NvccOptions& options, std::string& wh
   return std::nullopt;
 }
 
-std::string nvcc_version(const std::string& nvcc) {
+unsigned probe_timeout(const NvccOptions& options) {
+  return options.timeout_seconds == 0 ? 60u : std::min(options.timeout_seconds, 60u);
+}
+
+std::string nvcc_version(const std::string& nvcc, unsigned timeout_seconds) {
   ScratchDir scratch;
-  const RunResult result = run(nvcc, {"--version"}, scratch.file("version.txt"), 60);
+  const RunResult result = run(nvcc, {"--version"}, scratch.file("version.txt"), timeout_seconds);
   return release_of(result.output).value_or("unknown");
 }
 
@@ -142,10 +146,10 @@ bool holds_cuda_headers(const llvm::Twine& dir) {
 
 // The toolkit root nvcc itself names in a dry run ("#$ TOP=/usr/local/cuda-13.0/bin/.."): the
 // answer for an nvcc that is a wrapper script in another directory (/usr/local/bin/nvcc).
-std::string toolkit_top(const std::string& nvcc) {
+std::string toolkit_top(const std::string& nvcc, unsigned timeout_seconds) {
   ScratchDir scratch;
   const RunResult result =
-      run(nvcc, {"--dryrun", "-x", "cu", "-E", "/dev/null"}, scratch.file("dryrun.txt"), 60);
+      run(nvcc, {"--dryrun", "-x", "cu", "-E", "/dev/null"}, scratch.file("dryrun.txt"), timeout_seconds);
   llvm::StringRef rest(result.output);
   while (!rest.empty()) {
     auto [line, after] = rest.split('\n');
@@ -157,13 +161,13 @@ std::string toolkit_top(const std::string& nvcc) {
 
 }  // namespace
 
-std::string toolkit_include_dir(const std::string& nvcc) {
+std::string toolkit_include_dir(const std::string& nvcc, unsigned timeout_seconds) {
   llvm::SmallString<256> resolved;  // through links such as /usr/bin/nvcc -> the toolkit's bin/
   if (llvm::sys::fs::real_path(nvcc, resolved)) resolved = nvcc;
   llvm::SmallString<256> beside(llvm::sys::path::parent_path(llvm::sys::path::parent_path(resolved)));
   llvm::sys::path::append(beside, "include");
   if (holds_cuda_headers(beside)) return beside.str().str();
-  const std::string top = toolkit_top(nvcc);
+  const std::string top = toolkit_top(nvcc, timeout_seconds);
   if (top.empty()) return "";
   llvm::SmallString<256> named;
   if (llvm::sys::fs::real_path(top + "/include", named)) return "";
@@ -228,7 +232,7 @@ NvccResult compile(const NvccOptions& options, const std::string& cuda_source,
     result.failure = why;
     return result;
   }
-  result.version = nvcc_version(*nvcc);
+  result.version = nvcc_version(*nvcc, probe_timeout(options));
   result.cache_key = cache_key(options, *nvcc, result.version, cuda_source, exact_blocks);
   // The key covers the architectures, so a reusable image already has the fatbin it needs.
   if (previous && previous->key == result.cache_key) {

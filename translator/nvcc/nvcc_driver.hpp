@@ -47,10 +47,14 @@ struct NvccResult {
 
 // Finds nvcc; nullopt with `why` when there is none.
 std::optional<std::string> find_nvcc(const NvccOptions& options, std::string& why);
-std::string nvcc_version(const std::string& nvcc);
+// The probes below ask nvcc about itself, each within `timeout_seconds` (probe_timeout's): an
+// nvcc that hangs must not hang the translation before its compile's own limit applies.
+std::string nvcc_version(const std::string& nvcc, unsigned timeout_seconds = 60);
 // The include directory of the toolkit `nvcc` belongs to ("" when it cannot be told), whether
 // nvcc is the toolkit's own binary, a link to it, or a wrapper script elsewhere.
-std::string toolkit_include_dir(const std::string& nvcc);
+std::string toolkit_include_dir(const std::string& nvcc, unsigned timeout_seconds = 60);
+// A probe's limit: --nvcc-timeout, at most a minute (a probe takes well under a second).
+unsigned probe_timeout(const NvccOptions& options);
 
 // The text of Carbide's device headers under `include_dir`/carbide, in name order: generated
 // device code includes them, so an image is only as current as they are.
