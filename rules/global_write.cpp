@@ -1,6 +1,8 @@
 #include "global_write.hpp"
 
 #include "device_walk.hpp"
+#include "model/annotations.hpp"
+#include "model/module_api.hpp"
 
 #include <clang/AST/ExprCXX.h>
 
@@ -48,6 +50,7 @@ class Finder : public DeviceCodeFinder<Finder> {
   void check(const clang::Expr* write, const clang::Expr* target) {
     const clang::VarDecl* var = written_variable(target);
     if (var == nullptr || !var->hasGlobalStorage()) return;
+    if (model::is_constant_table(var)) return report_table_write(write, var);
     const char* kind = var->isStaticLocal() ? "static local" : var->isStaticDataMember()
                                                                    ? "static member"
                                                                    : "namespace-scope variable";
@@ -58,6 +61,17 @@ class Finder : public DeviceCodeFinder<Finder> {
                             "through a carbide::disjoint_span or carbide::atomic_span parameter",
                         write->getSourceRange());
     result.notes.push_back({var->getLocation(), "'" + var->getNameAsString() + "' declared here"});
+    context_.reporter.report(std::move(result));
+  }
+
+  void report_table_write(const clang::Expr* write, const clang::VarDecl* table) {
+    const std::string name = table->getNameAsString();
+    auto result = error(write->getBeginLoc(),
+                        "device code writes the constant table '" + name +
+                            "', which kernels only read; set it from host code with module." +
+                            model::constant_setter_name(name) + "(stream, values) before the launch",
+                        write->getSourceRange());
+    result.notes.push_back({table->getLocation(), "'" + name + "' declared here"});
     context_.reporter.report(std::move(result));
   }
 };

@@ -3,6 +3,7 @@
 #include <clang/Basic/SourceManager.h>
 #include <clang/Lex/Lexer.h>
 
+#include "constant_table.hpp"
 #include "device_unsupported.hpp"
 #include "disjoint_foreign_write.hpp"
 #include "divergent_barrier.hpp"
@@ -34,6 +35,7 @@ std::vector<std::unique_ptr<Rule>> make_all_rules() {
   rules.push_back(std::make_unique<DisjointForeignWriteRule>());
   rules.push_back(std::make_unique<WholeStoreRule>());
   rules.push_back(std::make_unique<GlobalWriteRule>());
+  rules.push_back(std::make_unique<ConstantTableRule>());
   rules.push_back(std::make_unique<UnsafeRequiredRule>());
   rules.push_back(std::make_unique<UnsafeReasonRule>());
   rules.push_back(std::make_unique<SharedRaceRule>());

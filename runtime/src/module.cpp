@@ -13,6 +13,10 @@ struct LoadedModuleState {
   std::vector<CUfunction> functions;
   std::vector<cpu::ModuleEntry> cpu_entries;  // a CPU context's, instead of the functions
   std::vector<KernelFootprint> footprints;
+  std::vector<ConstantTableSite> constant_tables;
+  // Each table's address in this context: the module's global on a GPU (0 where nvcc left out a
+  // table that no kernel reads), the CPU form's table on the CPU.
+  std::vector<DevicePtr> constant_addresses;
   ~LoadedModuleState() {
     if (module != nullptr) driver().cuModuleUnload(module);
   }
@@ -34,9 +38,13 @@ LoadedModule::LoadedModule(const Context& context, const void* image,
     : LoadedModule(context, image, entry_names, {}) {}
 
 LoadedModule::LoadedModule(const Context& context, const void* image, std::initializer_list<const char*> entry_names,
-                           std::initializer_list<cpu::ModuleEntry> cpu_entries)
+                           std::initializer_list<cpu::ModuleEntry> cpu_entries,
+                           std::initializer_list<ConstantTableSite> constant_tables)
     : context_(context), state_(std::make_shared<LoadedModuleState>()) {
+  state_->constant_tables.assign(constant_tables);
   if (context_.is_cpu()) {
+    for (const ConstantTableSite& table : constant_tables)
+      state_->constant_addresses.push_back(reinterpret_cast<DevicePtr>(table.cpu_copy));
     if (cpu_entries.size() != entry_names.size())
       throw Error(std::string("loading a module on the CPU: its stubs give ") + std::to_string(cpu_entries.size()) +
                   " CPU forms for its " + std::to_string(entry_names.size()) +
@@ -67,6 +75,18 @@ LoadedModule::LoadedModule(const Context& context, const void* image, std::initi
         function_attribute(function, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK);
     state_->footprints.push_back(footprint);
   }
+  for (const ConstantTableSite& table : constant_tables) {
+    CUdeviceptr address = 0;
+    std::size_t bytes = 0;
+    const CUresult found = driver().cuModuleGetGlobal(&address, &bytes, state_->module, table.symbol);
+    if (found == CUDA_ERROR_NOT_FOUND) address = 0;  // no kernel reads it: setting it changes nothing
+    else check(found, "cuModuleGetGlobal");
+    if (address != 0 && bytes != table.elements * table.element_bytes)
+      throw Error(std::string("loading a module: its constant table ") + table.name + " takes " +
+                  std::to_string(bytes) + " bytes in the image, where the stubs expect " +
+                  std::to_string(table.elements * table.element_bytes) + "; translate it again");
+    state_->constant_addresses.push_back(DevicePtr(address));
+  }
 }
 
 const KernelFootprint& LoadedModule::footprint(std::size_t kernel) const {
@@ -93,6 +113,22 @@ void LoadedModule::launch(std::size_t kernel, const Stream& stream, const Launch
                        unsigned(config.block[2]), unsigned(config.dynamic_shared_bytes),
                        native(stream), args, nullptr),
         "cuLaunchKernel");
+}
+
+void LoadedModule::set_constant(std::size_t table, const Stream& stream, const void* values,
+                                std::size_t count) const {
+  const ConstantTableSite& site = state_->constant_tables.at(table);
+  const std::string setting = std::string("setting the constant table ") + site.name;
+  if (count != site.elements)
+    throw Error(setting + ": " + std::to_string(count) + " values given for its " + std::to_string(site.elements) +
+                " elements");
+  cpu::require_same_kind(setting.c_str(), stream.context(), context_);
+  if (stream.context().ordinal() != context_.ordinal())
+    throw Error(setting + ": the stream belongs to device " + std::to_string(stream.context().ordinal()) +
+                " and the module to device " + std::to_string(context_.ordinal()) +
+                "; set it on a stream of the module's device");
+  if (const DevicePtr address = state_->constant_addresses.at(table); address != 0)
+    copy_to_device_async(stream, address, values, count * site.element_bytes);
 }
 
 void check_prepared_for(const char* kernel, const void* prepared_identity,

@@ -186,6 +186,30 @@ void vector_elements(carbide::span<const float4> points, carbide::span<const uin
   if (float2* n = neighbours.get_mut(idx)) *n = pairs[(t + 1) % kBlock];
 }
 
+// Constant tables: taps read at proven indexes (ld.const), a float4 palette at an index read from
+// memory (checked), a gain, and a table no kernel reads (nvcc may leave it out of the image; setting
+// it then changes nothing).
+constexpr int kTableTaps = 9;
+CARBIDE_CONSTANT float table_taps[kTableTaps];
+CARBIDE_CONSTANT float4 palette[8];
+CARBIDE_CONSTANT float table_gain;
+CARBIDE_CONSTANT int unread_table[4];
+
+CARBIDE_KERNEL
+CARBIDE_LAUNCH_CONTRACT(domain = 1, block = (kBlock, 1, 1))
+void constant_tables(carbide::span<const float> in, carbide::span<const unsigned> colours,
+                     carbide::disjoint_span<float> out) {
+  auto idx = carbide::thread::index_1d();
+  const std::size_t i = idx.get();
+  float sum = 0.f;
+  for (int j = 0; j < kTableTaps; ++j)
+    if (i + j < in.size()) sum += table_taps[j] * in[i + j];
+  if (float* o = out.get_mut(idx)) {
+    const float4 c = palette[colours[i]];
+    *o = table_gain * sum + c.x - c.w;
+  }
+}
+
 // 64 KB of dynamic shared memory, past the 48 KB a launch gets without opting in: each block
 // reverses its elements through the far end of it.
 constexpr unsigned kLargeTileBytes = 64 * 1024;

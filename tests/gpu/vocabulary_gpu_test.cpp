@@ -609,6 +609,58 @@ TEST(Vocabulary, CudaVectorTypesAsViewElements) {
   EXPECT_EQ(wrong, 0u);
 }
 
+// The filter, gain and palette as the kernel applies them, on the host.
+std::vector<float> filtered(const std::vector<float>& in, const std::vector<unsigned>& colours,
+                            const std::vector<float>& taps, float gain, const std::vector<float4>& palette) {
+  std::vector<float> out(in.size());
+  for (std::size_t i = 0; i < in.size(); ++i) {
+    float sum = 0.f;
+    for (std::size_t j = 0; j < taps.size(); ++j)
+      if (i + j < in.size()) sum += taps[j] * in[i + j];
+    out[i] = gain * sum + palette[colours[i]].x - palette[colours[i]].w;
+  }
+  return out;
+}
+
+TEST(Vocabulary, ConstantTablesAreSetInStreamOrder) {
+  CARBIDE_REQUIRE_DEVICE();
+  auto ctx = test_context();
+  auto stream = ctx.default_stream();
+  const std::size_t n = kBlock * 4 + 3;
+  const std::vector<float> in = random_floats(n);
+  std::vector<unsigned> colours(n);
+  for (std::size_t i = 0; i < n; ++i) colours[i] = unsigned(i * 5 % 8);
+  std::vector<float4> palette(8);
+  for (unsigned c = 0; c < 8; ++c) palette[c] = make_float4(float(c), 0.f, 0.f, 0.5f * float(c));
+  auto in_dev = carbide::DeviceBuffer<float>::from_host(stream, in);
+  auto colours_dev = carbide::DeviceBuffer<unsigned>::from_host(stream, colours);
+  auto first = carbide::DeviceBuffer<float>::zeroed(stream, n);
+  auto second = carbide::DeviceBuffer<float>::zeroed(stream, n);
+  auto module = gpu_vocabulary::load(ctx);
+  const auto prepared =
+      module.prepare_constant_tables(carbide::LaunchConfig1D(carbide::div_ceil(n, std::size_t(kBlock)), kBlock));
+  constexpr std::size_t kTaps = 9;  // gpu_vocabulary::kTableTaps
+  std::vector<float> taps(kTaps, 0.25f), ramp(kTaps);
+  for (std::size_t j = 0; j < ramp.size(); ++j) ramp[j] = float(j) - 4.f;
+  module.set_palette(stream, palette.data(), palette.size());
+  module.set_table_gain(stream, 3.f);
+  module.set_table_taps(stream, taps.data(), taps.size());
+  const int unread[4] = {1, 2, 3, 4};
+  module.set_unread_table(stream, unread);
+  module.constant_tables(stream, prepared, in_dev, colours_dev, first);
+  // Set again, queued after the first launch and before the second.
+  module.set_table_taps(stream, ramp.data(), ramp.size());
+  module.constant_tables(stream, prepared, in_dev, colours_dev, second);
+  const std::vector<float> want_first = filtered(in, colours, taps, 3.f, palette);
+  const std::vector<float> want_second = filtered(in, colours, ramp, 3.f, palette);
+  const auto got_first = first.to_host_vec(stream), got_second = second.to_host_vec(stream);
+  for (std::size_t i = 0; i < n; ++i) {
+    EXPECT_NEAR(got_first[i], want_first[i], 1e-4f * (1.f + std::fabs(want_first[i]))) << i;
+    EXPECT_NEAR(got_second[i], want_second[i], 1e-4f * (1.f + std::fabs(want_second[i]))) << i;
+  }
+  EXPECT_THROW(module.set_table_taps(stream, ramp.data(), ramp.size() - 1), carbide::Error);
+}
+
 TEST(Vocabulary, IntrinsicsOnTheDeviceMatchTheirHostDefinitions) {
   CARBIDE_REQUIRE_DEVICE();
   auto ctx = test_context();

@@ -346,8 +346,10 @@ Uniformity ThreadValues::compute_uniformity(const clang::Expr* expr, int depth) 
     const auto* var = llvm::dyn_cast<clang::VarDecl>(decl);
     if (var == nullptr || escapes(var)) return Uniformity::Divergent;
     if (const auto* parameter = llvm::dyn_cast<clang::ParmVarDecl>(var)) return parameter_uniformity(parameter);
-    if (var->hasGlobalStorage()) return var->getType().isConstQualified() ? Uniformity::Uniform
-                                                                          : Uniformity::Divergent;
+    // A constant table is written by the host alone (carbide-global-write refuses device writes).
+    if (var->hasGlobalStorage())
+      return var->getType().isConstQualified() || model::is_constant_table(var) ? Uniformity::Uniform
+                                                                                : Uniformity::Divergent;
     auto it = variables_.find(var);
     if (it != variables_.end()) return it->second;
     // A local without definitions: a witness or view handle made by a call in its initializer

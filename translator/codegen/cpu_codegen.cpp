@@ -499,6 +499,10 @@ std::string cpu_entry_reference(const model::Kernel& kernel) {
   return std::string("&") + kNamespace + "::entry_" + kernel.symbol;
 }
 
+std::string cpu_table_reference(const model::ConstantTable& table) {
+  return std::string(kNamespace) + "::" + table.qualified_name;
+}
+
 std::string generate_cpu_kernels(const model::Program& program, clang::ASTContext& context,
                                  clang::Preprocessor& preprocessor, const ProvenFacts& proven,
                                  const tile::TilePrograms& tiles, const std::string& preceding) {

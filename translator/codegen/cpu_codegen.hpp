@@ -32,5 +32,7 @@ std::string generate_cpu_kernels(const model::Program& program, clang::ASTContex
 // `&carbide_cpu::entry_<symbol>`: the address of a kernel's cpu::KernelEntry or
 // cpu::TileKernelEntry, as the module loader lists it.
 std::string cpu_entry_reference(const model::Kernel& kernel);
+// `carbide_cpu::conv::taps`: the CPU form's copy of a constant table, which a CPU module sets.
+std::string cpu_table_reference(const model::ConstantTable& table);
 
 }  // namespace carbide::codegen

@@ -6,6 +6,7 @@
 #include "codegen/copied_macros.hpp"
 #include "codegen/generated_text.hpp"
 #include "codegen/tile_stubs.hpp"
+#include "model/constant_tables.hpp"
 #include "model/module_api.hpp"
 #include "support/file_names.hpp"
 
@@ -311,6 +312,56 @@ std::string kernel_definitions(const model::Kernel& kernel, std::size_t index,
   return text;
 }
 
+// `[17]`, `[4][4]`: a table's extents as a declarator spells them.
+std::string extents_suffix(const model::ConstantTable& table) {
+  std::string text;
+  for (const std::uint64_t extent : table.extents) text += "[" + std::to_string(extent) + "]";
+  return text;
+}
+
+// The setters' parameters after the stream: the whole table, and for an array a pointer and a
+// count (std::vector's data() and size()), which the runtime checks.
+std::string whole_table_parameter(const model::ConstantTable& table) {
+  if (table.extents.empty()) return "const " + table.element_type + "& value";
+  return "const " + table.element_type + " (&values)" + extents_suffix(table);
+}
+std::string counted_table_parameters(const model::ConstantTable& table) {
+  return "const " + table.element_type + "* values, std::size_t count";
+}
+
+std::string table_declarations(const model::ConstantTable& table) {
+  const std::string setter = model::constant_setter_name(table.name);
+  std::string text = "  // Sets the constant table " + table.qualified_name + " (" + table.element_type +
+                     extents_suffix(table) + ") for the kernels launched on `stream`\n"
+                     "  // after it, copying as cudaMemcpyToSymbolAsync does.\n"
+                     "  void " + setter + "(const carbide::Stream& stream, " + whole_table_parameter(table) + ") const;\n";
+  if (!table.extents.empty())
+    text += "  // The same from `count` values, which must be " + std::to_string(table.elements) +
+            "; throws carbide::Error otherwise.\n"
+            "  void " + setter + "(const carbide::Stream& stream, " + counted_table_parameters(table) + ") const;\n";
+  return text + "\n";
+}
+
+std::string table_definitions(const model::ConstantTable& table, std::size_t index) {
+  const std::string setter = "void Module::" + model::constant_setter_name(table.name) + "(const carbide::Stream& stream, ";
+  const std::string i = std::to_string(index);
+  if (table.extents.empty())
+    return setter + whole_table_parameter(table) + ") const {\n  loaded_.set_constant(" + i + ", stream, &value, 1);\n}\n\n";
+  return setter + whole_table_parameter(table) + ") const {\n  loaded_.set_constant(" + i + ", stream, values, " +
+         std::to_string(table.elements) + ");\n}\n\n" + setter + counted_table_parameters(table) +
+         ") const {\n  loaded_.set_constant(" + i + ", stream, values, count);\n}\n\n";
+}
+
+// What the module's loader tells the runtime of each table.
+std::string table_sites(const std::vector<const model::ConstantTable*>& tables) {
+  std::string text;
+  for (const model::ConstantTable* table : tables)
+    text += std::string(text.empty() ? "" : ",\n       ") + "{" + c_string_literal(table->qualified_name) + ", " +
+            c_string_literal(table->symbol) + ", &" + cpu_table_reference(*table) + ", " +
+            std::to_string(table->elements) + ", sizeof(" + table->element_type + ")}";
+  return text;
+}
+
 // What the API header declares: plain kernels and templates as written, never instances (the
 // header is made before any are known, and must read the same once they are).
 // A template whose parameters the API cannot repeat, or a second kernel of one name, is left
@@ -345,6 +396,8 @@ std::string generate_api_header(const model::Program& program) {
     text += "// The kernels of namespace " + module.qualified_name + ", loaded into one context.\n"
             "class Module {\n public:\n";
     for (const model::Kernel* kernel : api_kernels(module)) text += kernel_declarations(*kernel);
+    for (const model::ConstantTable* table : model::constant_tables_of(program, module))
+      text += table_declarations(*table);
     text += " private:\n  friend Module load(const carbide::Context& context);\n"
             "  explicit Module(carbide::detail::LoadedModule loaded) : loaded_(std::move(loaded)) {}\n"
             "  carbide::detail::LoadedModule loaded_;\n};\n\n"
@@ -411,7 +464,9 @@ std::string generate_host_stubs(const model::Program& program, const ModuleImage
       text += std::string(i ? ", " : "") + cpu_entry_reference(module.kernels[i]);
     for (std::size_t i = 0; i < module.kernels.size(); ++i)
       if (whole_entries[i]) text += ", " + cpu_entry_reference(module.kernels[i]);
-    text += "}));\n}\n\n";
+    const std::vector<const model::ConstantTable*> tables = model::constant_tables_of(program, module);
+    text += tables.empty() ? "}));\n}\n\n" : "},\n      {" + table_sites(tables) + "}));\n}\n\n";
+    for (std::size_t i = 0; i < tables.size(); ++i) text += table_definitions(*tables[i], i);
     for (std::size_t i = 0; i < module.kernels.size(); ++i) {
       const model::Kernel& kernel = module.kernels[i];
       text += kernel.is_tile ? tile_kernel_definition(kernel, {i, whole_entries[i]}, tiles.find(kernel)->plan,

@@ -76,6 +76,13 @@ class Collector : public clang::RecursiveASTVisitor<Collector> {
 
   void add_type(const clang::CXXRecordDecl* record) { reference_type_decl(record); }
 
+  // A namespace-scope variable, with what its type (`float taps[kTaps]`) and initializer name.
+  void add_variable(const clang::VarDecl* var) {
+    if (!in_user_code(var)) return;
+    note_top_level(var);
+    if (variables_.insert(var).second) TraverseDecl(const_cast<clang::VarDecl*>(var));
+  }
+
   void run() {
     while (!pending_.empty()) {
       const clang::FunctionDecl* function = pending_.back();
@@ -151,10 +158,8 @@ class Collector : public clang::RecursiveASTVisitor<Collector> {
     if (decl == nullptr || !in_user_code(decl)) return;
     if (const auto* function = llvm::dyn_cast<clang::FunctionDecl>(decl)) {
       add_function(function);
-    } else if (llvm::isa<clang::VarDecl>(decl) && !decl->getDeclContext()->isFunctionOrMethod()) {
-      note_top_level(decl);
-      if (const auto* var = llvm::cast<clang::VarDecl>(decl); var->getInit() != nullptr)
-        TraverseStmt(const_cast<clang::Expr*>(var->getInit()));
+    } else if (const auto* var = llvm::dyn_cast<clang::VarDecl>(decl); var && !var->getDeclContext()->isFunctionOrMethod()) {
+      add_variable(var);
     } else if (!decl->getDeclContext()->isFunctionOrMethod()) {
       note_top_level(decl);
     }
@@ -188,6 +193,7 @@ class Collector : public clang::RecursiveASTVisitor<Collector> {
   std::set<const clang::FunctionDecl*> functions_;
   std::set<const clang::FunctionDecl*> member_instances_;
   std::set<const clang::NamedDecl*> types_;
+  std::set<const clang::VarDecl*> variables_;
   std::vector<const clang::FunctionDecl*> pending_;
 };
 
@@ -230,10 +236,11 @@ std::vector<std::string> device_usable_includes(const clang::SourceManager& sour
 
 }  // namespace
 
-DeviceCode collect_device_code(clang::ASTContext& context,
-                               const std::vector<const clang::FunctionDecl*>& kernels) {
+DeviceCode collect_device_code(clang::ASTContext& context, const std::vector<const clang::FunctionDecl*>& kernels,
+                               const std::vector<const clang::VarDecl*>& variables) {
   Collector collector(context);
   for (const clang::FunctionDecl* kernel : kernels) collector.add_function(kernel);
+  for (const clang::VarDecl* variable : variables) collector.add_variable(variable);
   collector.run();
   DeviceCode device = collector.finish();
   device.std_includes = device_usable_includes(context.getSourceManager(), device.files);

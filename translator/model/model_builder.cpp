@@ -1,6 +1,7 @@
 #include "model/model_builder.hpp"
 
 #include "model/annotations.hpp"
+#include "model/constant_tables.hpp"
 #include "model/device_reachability.hpp"
 #include "model/parameters.hpp"
 
@@ -351,7 +352,11 @@ Program build_program(clang::ASTContext& context) {
       module.kernels.push_back(std::move(kernel));
     }
   }
-  program.device = collect_device_code(context, compiled);
+  program.constant_tables = find_constant_tables(context, program.modules);
+  std::vector<const clang::VarDecl*> tables;
+  for (const ConstantTable& table : program.constant_tables)
+    if (table.problem.empty()) tables.push_back(table.decl);
+  program.device = collect_device_code(context, compiled, tables);
   program.tile_code = collect_device_code(context, tile_kernels);
   std::vector<const clang::CXXRecordDecl*> view_elements;
   for (const Module& module : program.modules)

@@ -130,6 +130,20 @@ struct Module {
 // in source order.
 std::vector<const Kernel*> named_kernels(const Module& module);
 
+// A CARBIDE_CONSTANT table: `CARBIDE_CONSTANT float taps[17];` in a kernel namespace.
+struct ConstantTable {
+  const clang::VarDecl* decl = nullptr;
+  std::string name;                         // taps
+  std::string qualified_name;               // conv::taps
+  std::vector<std::string> namespace_path;  // the module that sets it
+  std::string element_type;                 // float, float4: as the API spells it
+  std::vector<std::uint64_t> extents;       // {17}, {4, 4}; empty for a single value
+  std::uint64_t elements = 1;               // the product of the extents
+  std::string symbol;  // _ZN4conv4tapsE: its name in the PTX, which the driver finds it by
+  // Why it cannot be a table (the constant-table rule says it); empty where it can.
+  std::string problem;
+};
+
 // The part of the file compiled for the device.
 struct DeviceCode {
   std::vector<const clang::Decl*> top_level_decls;  // in source order
@@ -149,6 +163,7 @@ struct Program {
   std::string source_path;  // absolute
   std::string stem;         // vecadd
   std::vector<Module> modules;
+  std::vector<ConstantTable> constant_tables;  // in source order, those with a problem too
   DeviceCode device;
   // What the tile kernels reach: the tile emitter lowers them, so the .cu never copies this; the
   // CPU form (codegen/cpu_codegen) runs it on the tile operations' reference implementations.

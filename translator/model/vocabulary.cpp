@@ -2,6 +2,8 @@
 
 #include <clang/AST/DeclTemplate.h>
 #include <clang/AST/ExprCXX.h>
+#include <clang/Basic/SourceManager.h>
+#include <llvm/Support/Path.h>
 
 #include <string>
 
@@ -416,6 +418,13 @@ bool is_unsafe_block(const clang::CXXRecordDecl* record) {
 bool is_internal(const clang::NamedDecl* decl) {
   return is_carbide(decl) &&
          llvm::StringRef(decl->getQualifiedNameAsString()).starts_with("carbide::detail::");
+}
+
+bool is_cuda_vector_type(const clang::CXXRecordDecl* record) {
+  if (record == nullptr || !record->getDeclContext()->isTranslationUnit()) return false;
+  const clang::SourceManager& sources = record->getASTContext().getSourceManager();
+  const clang::SourceLocation at = sources.getExpansionLoc(record->getLocation());
+  return sources.isInSystemHeader(at) && llvm::sys::path::filename(sources.getFilename(at)) == "vector_types.h";
 }
 
 // By the enclosing namespaces, without printing the name: the analyses ask this of every call

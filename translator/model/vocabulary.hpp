@@ -173,6 +173,8 @@ bool is_block_shared(const clang::NamedDecl* decl);  // the function block::shar
 bool is_unsafe_block(const clang::CXXRecordDecl* record);
 bool is_internal(const clang::NamedDecl* decl);      // carbide::detail, the generated code's own
 bool is_carbide(const clang::NamedDecl* decl);       // anything in namespace carbide
+// CUDA's float4, uint2, ... from <vector_types.h>, which carbide.hpp includes.
+bool is_cuda_vector_type(const clang::CXXRecordDecl* record);
 
 // Whether a CPU run must be told the user's line before this call (codegen/cpu_codegen): a
 // barrier or a warp collective, or a member of a view, shared array or claim that reaches memory

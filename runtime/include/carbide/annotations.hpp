@@ -18,6 +18,19 @@
 #define CARBIDE_LAUNCH_CONTRACT(...)
 #endif
 
+// A table in the device's constant memory, at a kernel namespace's scope:
+// `CARBIDE_CONSTANT float taps[17];`. Kernels read it; the host sets it through the module,
+// `module.set_taps(stream, values)`. nvcc places it in constant memory; every other compiler sees
+// an inline variable: the CPU form's copy in the stubs, and in the user's own file a host copy that
+// kernels never read (carbide-constant-table reports host code that uses it).
+#if defined(__CUDACC__)
+#define CARBIDE_CONSTANT __constant__
+#elif defined(__clang__) && !defined(__CUDA__)
+#define CARBIDE_CONSTANT [[clang::annotate("carbide.constant")]] inline
+#else
+#define CARBIDE_CONSTANT inline
+#endif
+
 #if defined(__CUDACC__)
 #define CARBIDE_DEVICE __device__ __forceinline__
 #define CARBIDE_HOST_DEVICE __host__ __device__ __forceinline__

@@ -88,7 +88,7 @@ CARBIDE_CUDA_ATOMIC(atomicMin, "fetch_min")
 #endif
 #if !defined(__constant__)
 #define __constant__ \
-  CARBIDE_CUDA_SPECIFIER(GCC error "in a Carbide file, pass a constant table to the kernel: a carbide::vec<T, N> parameter, or a carbide::span<const T>")
+  CARBIDE_CUDA_SPECIFIER(GCC error "in a Carbide file, a constant table is CARBIDE_CONSTANT float taps[17]; in the kernels' namespace, set from host code with module.set_taps(stream, values)")
 #endif
 #if !defined(__launch_bounds__)
 #define __launch_bounds__(...) CARBIDE_CUDA_SPECIFIER(GCC error "in a Carbide file, write CARBIDE_LAUNCH_BOUNDS(threads, blocks) before the kernel")

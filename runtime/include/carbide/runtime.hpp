@@ -447,6 +447,16 @@ struct unnameable_argument {
 
 struct LoadedModuleState;
 
+// A module's CARBIDE_CONSTANT table, as its stubs describe it: found by `symbol` in the image on a
+// GPU; on the CPU, `cpu_copy` is the CPU form's own table.
+struct ConstantTableSite {
+  const char* name;    // conv::taps, for messages
+  const char* symbol;  // _ZN4conv4tapsE
+  void* cpu_copy;
+  std::size_t elements;
+  std::size_t element_bytes;
+};
+
 // A module image loaded into one context, with its kernels looked up by entry name. On a CPU
 // context the module runs its kernels' CPU forms instead, given in the order of the entry names;
 // on a GPU context those are ignored (and on a CPU one the image is).
@@ -455,13 +465,18 @@ class LoadedModule {
   LoadedModule(const Context& context, const void* image,
                std::initializer_list<const char*> entry_names);
   LoadedModule(const Context& context, const void* image, std::initializer_list<const char*> entry_names,
-               std::initializer_list<cpu::ModuleEntry> cpu_entries);
+               std::initializer_list<cpu::ModuleEntry> cpu_entries,
+               std::initializer_list<ConstantTableSite> constant_tables = {});
   const Context& context() const { return context_; }
   const KernelFootprint& footprint(std::size_t kernel) const;
   // Lets a kernel use more than the default dynamic shared memory, where its contract asks.
   void reserve_dynamic_shared(std::size_t kernel, std::uint64_t bytes) const;
   void launch(std::size_t kernel, const Stream& stream, const LaunchConfig& config,
               void** args) const;
+  // Copies `count` elements into constant table `table` in `stream`'s order (as
+  // cudaMemcpyToSymbolAsync does); throws Error unless `count` is the table's size and the stream
+  // is of this module's context.
+  void set_constant(std::size_t table, const Stream& stream, const void* values, std::size_t count) const;
   const void* identity() const { return state_.get(); }
 
  private:

@@ -19,6 +19,6 @@ __global__ void __launch_bounds__(256, 2) scale(float* out, float factor) {
 }
 
 __constant__ float taps[17];
-// CHECK: cuda-specifiers.cpp:[[@LINE-1]]:1: error: in a Carbide file, pass a constant table to the kernel: a carbide::vec<T, N> parameter, or a carbide::span<const T>
+// CHECK: cuda-specifiers.cpp:[[@LINE-1]]:1: error: in a Carbide file, a constant table is CARBIDE_CONSTANT float taps[17]; in the kernels' namespace, set from host code with module.set_taps(stream, values)
 
 }  // namespace kernels
