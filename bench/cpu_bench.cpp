@@ -2,7 +2,7 @@
 // split over the same number of std::threads, as ratios measured in one run. Kernels are CPU forms
 // written by hand the way the translator emits them (tests/unit/cpu_kernels.cpp shows the form).
 //
-//   carbide_cpu_bench [elements]      (default 16M floats: memory-bound, as kernels on a GPU are)
+//   carbide_cpu_bench [elements]      (default 2^26 floats: memory-bound, as kernels on a GPU are)
 //
 // Each figure is the best of several runs. Targets (docs/decisions.md, "Kernels on the CPU"):
 // barrier-free >= 0.5 of the loop, barrier kernels <= 10x the loop, checks on <= 10x checks off.
