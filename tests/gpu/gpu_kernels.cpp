@@ -71,6 +71,16 @@ void coordinates(carbide::disjoint_span2d<float> m) {
   if (float* e = m.get_mut(at)) *e = float(at.row() * 1000 + at.col());
 }
 
+// Blocks in grouped order (three block rows at a time, column by column): each element records
+// the launch's block that wrote it, (block y << 16) | block x.
+CARBIDE_KERNEL
+CARBIDE_LAUNCH_CONTRACT(domain = 2, block = (16, 8, 1))
+void grouped_blocks(carbide::disjoint_span2d<unsigned> writer) {
+  auto at = carbide::thread::index_2d<carbide::block_order::grouped<3>>();
+  if (unsigned* e = writer.get_mut(at))
+    *e = (carbide::thread::block_idx().y << 16) | carbide::thread::block_idx().x;
+}
+
 // A matrix one launch wrote, read by (row, col) in the next: out = inᵀ.
 CARBIDE_KERNEL
 CARBIDE_LAUNCH_CONTRACT(domain = 2, block = (16, 16, 1))

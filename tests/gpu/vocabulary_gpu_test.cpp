@@ -100,6 +100,41 @@ TEST(Vocabulary, TwoDimensionalViewReachesEveryElementOnce) {
   EXPECT_EQ(wrong, 0u);
 }
 
+// index_2d<block_order::grouped<3>>(): the blocks in launch order (row-major) fill three block
+// rows at a time, column by column, the last group with the rows left (7 = 3 + 3 + 1); every
+// element is written once, by the block that order gives its tile.
+TEST(Vocabulary, GroupedBlockOrderFillsGroupsOfRowsColumnByColumn) {
+  CARBIDE_REQUIRE_DEVICE();
+  auto ctx = test_context();
+  auto stream = ctx.default_stream();
+  const unsigned grid_x = 5, grid_y = 7, group = 3;
+  const std::size_t rows = grid_y * 8 - 3, cols = grid_x * 16 - 5;  // partial last blocks
+  auto writer = carbide::DeviceBuffer2D<unsigned>::from_host(
+      stream, std::vector<unsigned>(rows * cols, 0xffffffffu), rows, cols);
+  auto module = gpu_vocabulary::load(ctx);
+  module.grouped_blocks(stream, module.prepare_grouped_blocks(carbide::LaunchConfig2D({grid_x, grid_y, 1}, {16, 8, 1})),
+                        writer);
+  // The tile each launched block gets, filled as the order is described.
+  std::vector<unsigned> tile_of_launched(grid_x * grid_y);
+  unsigned launched = 0;
+  for (unsigned first_row = 0; first_row < grid_y; first_row += group)
+    for (unsigned x = 0; x < grid_x; ++x)
+      for (unsigned y = first_row; y < std::min(first_row + group, grid_y); ++y) tile_of_launched[launched++] = (y << 16) | x;
+  const auto host = writer.to_host_vec(stream);
+  std::size_t wrong = 0;
+  for (std::size_t r = 0; r < rows; ++r)
+    for (std::size_t c = 0; c < cols; ++c) {
+      const unsigned block = host[r * cols + c];
+      if (block == 0xffffffffu) {
+        ++wrong;
+        continue;
+      }
+      const unsigned launch_order = (block >> 16) * grid_x + (block & 0xffffu);
+      wrong += tile_of_launched.at(launch_order) != ((unsigned(r / 8) << 16) | unsigned(c / 16));
+    }
+  EXPECT_EQ(wrong, 0u);
+}
+
 // Chaining on the device: a matrix one launch wrote (disjoint_span2d) is the next launch's
 // read view through flat(), and copy_from copies buffers and matrices without a host trip.
 TEST(Vocabulary, LaunchesChainThroughFlatMatricesAndDeviceCopies) {

@@ -22,7 +22,9 @@ class UseFinder : public clang::RecursiveASTVisitor<UseFinder> {
     if (const auto* cast = llvm::dyn_cast_or_null<clang::ImplicitCastExpr>(parent);
         cast && cast->getCastKind() == clang::CK_LValueToRValue) {
       uses[var].push_back(ref);
-    } else if (!is_defined_by(parent, ref)) {
+    } else if (is_defined_by(parent, ref)) {
+      if (reads_before_defining(parent)) uses[var].push_back(ref);  // `pos` of `pos += size` is read too
+    } else {
       escaped.push_back(var);
     }
     return true;
@@ -38,6 +40,10 @@ class UseFinder : public clang::RecursiveASTVisitor<UseFinder> {
     if (const auto* op = llvm::dyn_cast_or_null<clang::UnaryOperator>(parent))
       return op->isIncrementDecrementOp();
     return false;
+  }
+  static bool reads_before_defining(const clang::Stmt* definition) {
+    if (const auto* op = llvm::dyn_cast<clang::BinaryOperator>(definition)) return op->isCompoundAssignmentOp();
+    return llvm::isa<clang::UnaryOperator>(definition);
   }
   clang::ParentMap parents_;
 };

@@ -275,6 +275,8 @@ class Encoder {
       if (const auto* assign = llvm::dyn_cast<clang::BinaryOperator>(site);
           assign && assign->getOpcode() == clang::BO_Assign)
         return value_as(assign->getRHS(), var->getType(), side, depth + 1);
+      // ...or the value before a step, stepped (cuda-samples scan's `pos += size`).
+      if (auto stepped = step_value(site, var, side, depth)) return stepped;
     }
     // A variable loops step in time with their counters (Blelloch's `offset`).
     if (auto stepped = stepped_value(values_, ref))
@@ -286,6 +288,39 @@ class Encoder {
     // Definitions it cannot follow: any value at this use, the thread's own; each use its own,
     // since an assignment may lie between two of them.
     return use_symbol(ref, side, bits).first;
+  }
+
+  // The value a step gives `var`, `pos += size` or `++pos`, from its value at the step, where one
+  // definition reaches that too. Only the operations whose low bits depend on their operands'
+  // low bits alone, so computing in the variable's width is exact whatever the step's type.
+  std::optional<Term> step_value(const clang::Stmt* site, const clang::VarDecl* var, int side, int depth) {
+    const clang::Expr* target = nullptr;
+    std::optional<Term> amount;
+    clang::BinaryOperatorKind op = clang::BO_Add;
+    if (const auto* compound = llvm::dyn_cast<clang::CompoundAssignOperator>(site)) {
+      op = clang::BinaryOperator::getOpForCompoundAssignment(compound->getOpcode());
+      if (op != clang::BO_Add && op != clang::BO_Sub && op != clang::BO_Mul && op != clang::BO_And &&
+          op != clang::BO_Or && op != clang::BO_Xor)
+        return std::nullopt;
+      target = compound->getLHS();
+      amount = value_as(compound->getRHS(), var->getType(), side, depth + 1);
+    } else if (const auto* unary = llvm::dyn_cast<clang::UnaryOperator>(site); unary && unary->isIncrementDecrementOp()) {
+      op = unary->isIncrementOp() ? clang::BO_Add : clang::BO_Sub;
+      target = unary->getSubExpr();
+      amount = constant(1, width(var->getType()));
+    }
+    const auto* before = target ? llvm::dyn_cast<clang::DeclRefExpr>(target->IgnoreParens()) : nullptr;
+    if (before == nullptr || before->getDecl() != var || !amount) return std::nullopt;
+    const std::optional<Term> previous = value(before, side, depth + 1);
+    if (!previous) return std::nullopt;
+    switch (op) {
+      case clang::BO_Add: return solver_.mkBVAdd(*previous, *amount);
+      case clang::BO_Sub: return solver_.mkBVSub(*previous, *amount);
+      case clang::BO_Mul: return solver_.mkBVMul(*previous, *amount);
+      case clang::BO_And: return solver_.mkBVAnd(*previous, *amount);
+      case clang::BO_Or: return solver_.mkBVOr(*previous, *amount);
+      default: return solver_.mkBVXor(*previous, *amount);
+    }
   }
 
   // The value at one use of a variable, `owner`'s; true with it when the symbol is new.

@@ -185,20 +185,51 @@ CARBIDE_DEVICE bool halo_inner(unsigned extent, unsigned thread, unsigned radius
 
 }  // namespace detail
 
-// The order in which the blocks of a 1-D grid take their indexes (thread::index_1d<Order>()):
-// block b of G gets b (natural) or G − 1 − b (reversed). Either is a permutation of the blocks, so
-// every index still has exactly one owner and every form that takes index_1d()'s witness takes
-// it. Reversed order is a cache trick: a kernel that follows another starts on the data the other
-// wrote last, which is still in L2.
+// The order in which the blocks of a grid take their indexes. Each order is a permutation of the
+// blocks, so every index still has exactly one owner and every form that takes the natural
+// witness takes it.
+// - 1-D (thread::index_1d<Order>()): block b of G gets b (natural) or G − 1 − b (reversed), a
+//   cache trick: a kernel that follows another starts on the data the other wrote last, which is
+//   still in L2.
+// - 2-D (thread::index_2d<Order>()): natural, or grouped<R>: the launch's blocks, taken in launch
+//   order (row-major), fill R block rows at a time column by column, as the tile GEMM's
+//   rasterization does (Triton's grouped ordering): blocks that run together share the rows of A
+//   and the columns of B they read, in L2. The last group has the rows that are left.
 namespace block_order {
 struct natural {};
 struct reversed {};
+template <unsigned Rows>
+struct grouped {
+  static_assert(Rows > 0, "carbide::block_order::grouped<R> takes R block rows at a time, R > 0");
+};
 template <class Order>
 CARBIDE_HOST_DEVICE unsigned place(unsigned block, unsigned blocks) {
   static_assert(std::is_same_v<Order, natural> || std::is_same_v<Order, reversed>,
-                "a block order is carbide::block_order::natural or carbide::block_order::reversed");
+                "a block order of a 1-D grid is carbide::block_order::natural or carbide::block_order::reversed");
   return std::is_same_v<Order, reversed> ? blocks - 1 - block : block;
 }
+
+// A block's place in a 2-D grid of grid_x × grid_y blocks.
+struct place_2d {
+  unsigned x, y;
+};
+template <class Order>
+struct order_2d {
+  static_assert(std::is_same_v<Order, natural>,
+                "a block order of a 2-D grid is carbide::block_order::natural or carbide::block_order::grouped<R>");
+  CARBIDE_HOST_DEVICE static place_2d place(unsigned x, unsigned y, unsigned, unsigned) { return {x, y}; }
+};
+template <unsigned Rows>
+struct order_2d<grouped<Rows>> {
+  CARBIDE_HOST_DEVICE static place_2d place(unsigned x, unsigned y, unsigned grid_x, unsigned grid_y) {
+    const unsigned long long launched = static_cast<unsigned long long>(y) * grid_x + x;
+    const unsigned long long group_blocks = static_cast<unsigned long long>(Rows) * grid_x;
+    const unsigned first_row = static_cast<unsigned>(launched / group_blocks) * Rows;
+    const unsigned rows = grid_y - first_row < Rows ? grid_y - first_row : Rows;
+    const unsigned long long within = launched % group_blocks;  // < rows × grid_x
+    return {static_cast<unsigned>(within / rows), first_row + static_cast<unsigned>(within % rows)};
+  }
+};
 }  // namespace block_order
 
 namespace thread {
@@ -359,10 +390,11 @@ CARBIDE_DEVICE index_1d_witness index_1d() {
   return detail::witness_factory::make<index_1d_witness>(
       std::size_t(block_order::place<Order>(blockIdx.x, gridDim.x)) * blockDim.x + threadIdx.x);
 }
+template <class Order = block_order::natural>
 CARBIDE_DEVICE index_2d_witness index_2d() {
-  return detail::witness_factory::make<index_2d_witness>(
-      std::size_t(blockIdx.y) * blockDim.y + threadIdx.y,
-      std::size_t(blockIdx.x) * blockDim.x + threadIdx.x);
+  const block_order::place_2d block = block_order::order_2d<Order>::place(blockIdx.x, blockIdx.y, gridDim.x, gridDim.y);
+  return detail::witness_factory::make<index_2d_witness>(std::size_t(block.y) * blockDim.y + threadIdx.y,
+                                                         std::size_t(block.x) * blockDim.x + threadIdx.x);
 }
 CARBIDE_DEVICE index_2d_transposed_witness index_2d_transposed() {
   return detail::witness_factory::make<index_2d_transposed_witness>(
@@ -405,10 +437,13 @@ CARBIDE_DEVICE index_1d_witness index_1d() {
   return detail::witness_factory::make<index_1d_witness>(
       std::size_t(block_order::place<Order>(t.block_idx.x, t.grid_dim.x)) * t.block_dim.x + t.thread_idx.x);
 }
+template <class Order = block_order::natural>
 CARBIDE_DEVICE index_2d_witness index_2d() {
   const auto& t = cpu::detail::this_thread("carbide::thread::index_2d");
-  return detail::witness_factory::make<index_2d_witness>(std::size_t(t.block_idx.y) * t.block_dim.y + t.thread_idx.y,
-                                                         std::size_t(t.block_idx.x) * t.block_dim.x + t.thread_idx.x);
+  const block_order::place_2d block =
+      block_order::order_2d<Order>::place(t.block_idx.x, t.block_idx.y, t.grid_dim.x, t.grid_dim.y);
+  return detail::witness_factory::make<index_2d_witness>(std::size_t(block.y) * t.block_dim.y + t.thread_idx.y,
+                                                         std::size_t(block.x) * t.block_dim.x + t.thread_idx.x);
 }
 CARBIDE_DEVICE index_2d_transposed_witness index_2d_transposed() {
   const auto& t = cpu::detail::this_thread("carbide::thread::index_2d_transposed");

@@ -72,6 +72,15 @@ TEST(ReachingDefinitions, TheAssignmentJustAboveIsTheOnlyOneThatReaches) {
   EXPECT_EQ(f.reaching("pout * 256"), std::vector<std::string>{"0"});
 }
 
+// A step reads the variable before it defines it: `pos` of `pos += 256` is a use, reached by the
+// definitions before the step and not by the step itself; the read after it is reached by the step.
+TEST(ReachingDefinitions, AStepsTargetIsReadBeforeTheStep) {
+  auto f = parsed("unsigned pos = 2 * n;\nout[pos] = 0;\npos += 256;\nout[pos + 1] = 1;\nfor (int k = 0; k < 4; ++k) pos *= 2;");
+  EXPECT_EQ(f.reaching("pos += 256"), std::vector<std::string>{"2 * n"});
+  EXPECT_EQ(f.reaching("pos + 1"), std::vector<std::string>{"pos += 256"});
+  EXPECT_EQ(f.reaching("pos *= 2"), (std::vector<std::string>{"pos *= 2", "pos += 256"}));
+}
+
 TEST(ReachingDefinitions, TheLoopsBackEdgeBringsTheLastIterationsDefinition) {
   auto f = parsed(kDoubleBuffer);
   // `1 - pout` reads the initializer in the first iteration and the loop's own assignment after.

@@ -198,3 +198,16 @@ TEST(SlotSolver, MixedRadixHalo) {
 }
 
 }  // namespace
+
+// A slot reassigned by a step (cuda-samples scan's `pos += size`) is its value before the step,
+// stepped, where one definition reaches each access: t and t + 256 never meet in a 256-thread
+// block, t and t + 1 do, and so may slots that a second definition reaches.
+namespace {
+TEST(SlotSolver, ReassignedSlotsAreFollowedThroughTheirSteps) {
+  EXPECT_TRUE(distinct("unsigned pos = 2 * t - (t & 255u);\n  s[pos] = 0;\n  pos += 256;\n  s[pos] = 1;", 256));
+  EXPECT_TRUE(distinct("unsigned pos = t;\n  s[pos] = 0;\n  ++pos;\n  pos *= 2;\n  s[pos + 1000] = 1;", 256));
+  EXPECT_FALSE(distinct("unsigned pos = t;\n  s[pos] = 0;\n  pos += 1;\n  s[pos] = 1;", 256));
+  // Thread 44's first slot is 556, which pos = 300 gives the second access.
+  EXPECT_FALSE(distinct("unsigned pos = t;\n  s[pos + 512] = 0;\n  if (n > 3) pos = 300;\n  pos += 256;\n  s[pos] = 1;", 256));
+}
+}  // namespace
