@@ -72,12 +72,24 @@ std::vector<std::string> environment_with_tmpdir(const std::string& temporary_di
 
 // Runs `program args`, in `working_dir` when one is given: through env(1)'s --chdir, since
 // LLVM's ExecuteAndWait takes no working directory and changing this process's own would race
-// the other files' translations.
+// the other files' translations. A run with a time limit goes through coreutils' timeout(1),
+// which starts it in a process group of its own and stops the whole group: nvcc's children
+// (cicc, ptxas) too, which killing nvcc alone, as ExecuteAndWait does, would leave running.
 RunResult run(const std::string& program, const std::vector<std::string>& args,
               const std::string& log_path, unsigned timeout_seconds,
               const std::string& temporary_dir = "", const std::string& working_dir = "") {
   std::string executable = program;
   std::vector<llvm::StringRef> argv;
+  const std::string limit = std::to_string(timeout_seconds);
+  unsigned wait_seconds = timeout_seconds;  // ExecuteAndWait's own limit: a backstop behind timeout(1)
+  const llvm::ErrorOr<std::string> group_timeout = llvm::sys::findProgramByName("timeout");
+  const bool through_timeout = timeout_seconds > 0 && group_timeout;
+  if (through_timeout) {
+    executable = *group_timeout;
+    argv = {executable, "--kill-after=5", limit};
+    wait_seconds = timeout_seconds + 15;
+  }
+  std::string env_path;
   if (!working_dir.empty()) {
     auto env = llvm::sys::findProgramByName("env");
     if (!env) {
@@ -85,8 +97,9 @@ RunResult run(const std::string& program, const std::vector<std::string>& args,
       result.error = "env(1) was not found on PATH, to run " + program + " in its scratch folder";
       return result;
     }
-    executable = *env;
-    argv = {executable, "--chdir", working_dir};
+    env_path = *env;
+    if (argv.empty()) executable = env_path;
+    argv.insert(argv.end(), {env_path, "--chdir", working_dir});
   }
   argv.push_back(program);
   for (const std::string& arg : args) argv.push_back(arg);
@@ -96,8 +109,11 @@ RunResult run(const std::string& program, const std::vector<std::string>& args,
   const std::vector<llvm::StringRef> environment_refs(environment.begin(), environment.end());
   RunResult result;
   result.exit_code = llvm::sys::ExecuteAndWait(executable, argv, environment_refs, redirects,
-                                               timeout_seconds, 0, &result.error);
-  if (result.exit_code == -2 && timeout_seconds > 0)  // ExecuteAndWait's "timed out", child killed
+                                               wait_seconds, 0, &result.error);
+  // timeout(1) exits 124 when it stopped the run, 137 when the run needed SIGKILL after that;
+  // ExecuteAndWait returns -2 when its own limit killed the child.
+  const bool stopped = result.exit_code == -2 || (through_timeout && (result.exit_code == 124 || result.exit_code == 137));
+  if (stopped && timeout_seconds > 0)
     result.error = llvm::sys::path::filename(program).str() + " did not finish within " +
                    std::to_string(timeout_seconds) +
                    " s and was stopped; raise the limit with --nvcc-timeout SECONDS (0: none)";
@@ -113,7 +129,15 @@ std::string compute_arch(const std::string& arch) {
 
 std::optional<std::string> find_nvcc(const NvccOptions& options, std::string& why) {
   if (!options.nvcc.empty()) {
-    if (llvm::sys::fs::can_execute(options.nvcc)) return options.nvcc;
+    // Absolute, since nvcc runs in a scratch folder: `--nvcc tools/nvcc` names it from here. A
+    // bare name is looked up on PATH, as a shell would.
+    llvm::SmallString<256> given(options.nvcc);
+    if (llvm::sys::fs::can_execute(given) && given.str().contains('/')) {
+      llvm::sys::fs::make_absolute(given);
+      return given.str().str();
+    }
+    if (!given.str().contains('/'))
+      if (auto found = llvm::sys::findProgramByName(options.nvcc)) return *found;
     why = "'" + options.nvcc + "' (given with --nvcc) is not an executable";
     return std::nullopt;
   }
