@@ -72,24 +72,12 @@ std::vector<std::string> environment_with_tmpdir(const std::string& temporary_di
 
 // Runs `program args`, in `working_dir` when one is given: through env(1)'s --chdir, since
 // LLVM's ExecuteAndWait takes no working directory and changing this process's own would race
-// the other files' translations. A run with a time limit goes through coreutils' timeout(1),
-// which starts it in a process group of its own and stops the whole group: nvcc's children
-// (cicc, ptxas) too, which killing nvcc alone, as ExecuteAndWait does, would leave running.
+// the other files' translations.
 RunResult run(const std::string& program, const std::vector<std::string>& args,
               const std::string& log_path, unsigned timeout_seconds,
               const std::string& temporary_dir = "", const std::string& working_dir = "") {
   std::string executable = program;
   std::vector<llvm::StringRef> argv;
-  const std::string limit = std::to_string(timeout_seconds);
-  unsigned wait_seconds = timeout_seconds;  // ExecuteAndWait's own limit: a backstop behind timeout(1)
-  const llvm::ErrorOr<std::string> group_timeout = llvm::sys::findProgramByName("timeout");
-  const bool through_timeout = timeout_seconds > 0 && group_timeout;
-  if (through_timeout) {
-    executable = *group_timeout;
-    argv = {executable, "--kill-after=5", limit};
-    wait_seconds = timeout_seconds + 15;
-  }
-  std::string env_path;
   if (!working_dir.empty()) {
     auto env = llvm::sys::findProgramByName("env");
     if (!env) {
@@ -97,9 +85,8 @@ RunResult run(const std::string& program, const std::vector<std::string>& args,
       result.error = "env(1) was not found on PATH, to run " + program + " in its scratch folder";
       return result;
     }
-    env_path = *env;
-    if (argv.empty()) executable = env_path;
-    argv.insert(argv.end(), {env_path, "--chdir", working_dir});
+    executable = *env;
+    argv = {executable, "--chdir", working_dir};
   }
   argv.push_back(program);
   for (const std::string& arg : args) argv.push_back(arg);
@@ -109,11 +96,8 @@ RunResult run(const std::string& program, const std::vector<std::string>& args,
   const std::vector<llvm::StringRef> environment_refs(environment.begin(), environment.end());
   RunResult result;
   result.exit_code = llvm::sys::ExecuteAndWait(executable, argv, environment_refs, redirects,
-                                               wait_seconds, 0, &result.error);
-  // timeout(1) exits 124 when it stopped the run, 137 when the run needed SIGKILL after that;
-  // ExecuteAndWait returns -2 when its own limit killed the child.
-  const bool stopped = result.exit_code == -2 || (through_timeout && (result.exit_code == 124 || result.exit_code == 137));
-  if (stopped && timeout_seconds > 0)
+                                               timeout_seconds, 0, &result.error);
+  if (result.exit_code == -2 && timeout_seconds > 0)  // ExecuteAndWait's "timed out", child killed
     result.error = llvm::sys::path::filename(program).str() + " did not finish within " +
                    std::to_string(timeout_seconds) +
                    " s and was stopped; raise the limit with --nvcc-timeout SECONDS (0: none)";
