@@ -50,29 +50,22 @@ class Finder : public DeviceCodeFinder<Finder> {
   void check(const clang::Expr* write, const clang::Expr* target) {
     const clang::VarDecl* var = written_variable(target);
     if (var == nullptr || !var->hasGlobalStorage()) return;
-    if (model::is_constant_table(var)) return report_table_write(write, var);
-    const char* kind = var->isStaticLocal() ? "static local" : var->isStaticDataMember()
-                                                                   ? "static member"
-                                                                   : "namespace-scope variable";
-    auto result = error(write->getBeginLoc(),
-                        "device code writes " + std::string(kind) + " '" +
-                            var->getNameAsString() +
-                            "', which every thread of every block shares; write results "
-                            "through a carbide::disjoint_span or carbide::atomic_span parameter",
-                        write->getSourceRange());
-    result.notes.push_back({var->getLocation(), "'" + var->getNameAsString() + "' declared here"});
+    const std::string name = var->getNameAsString();
+    auto result = error(write->getBeginLoc(), message(*var, name), write->getSourceRange());
+    result.notes.push_back({var->getLocation(), "'" + name + "' declared here"});
     context_.reporter.report(std::move(result));
   }
 
-  void report_table_write(const clang::Expr* write, const clang::VarDecl* table) {
-    const std::string name = table->getNameAsString();
-    auto result = error(write->getBeginLoc(),
-                        "device code writes the constant table '" + name +
-                            "', which kernels only read; set it from host code with module." +
-                            model::constant_setter_name(name) + "(stream, values) before the launch",
-                        write->getSourceRange());
-    result.notes.push_back({table->getLocation(), "'" + name + "' declared here"});
-    context_.reporter.report(std::move(result));
+  static std::string message(const clang::VarDecl& var, const std::string& name) {
+    if (model::is_constant_table(&var))
+      return "device code writes the constant table '" + name + "', which kernels only read; set it from host "
+             "code with module." + model::constant_setter_name(name) + "(stream, values) before the launch";
+    const char* kind = var.isStaticLocal()         ? "static local"
+                       : var.isStaticDataMember() ? "static member"
+                                                  : "namespace-scope variable";
+    return "device code writes " + std::string(kind) + " '" + name +
+           "', which every thread of every block shares; write results through a carbide::disjoint_span or "
+           "carbide::atomic_span parameter";
   }
 };
 

@@ -313,14 +313,7 @@ class Encoder {
     if (before == nullptr || before->getDecl() != var || !amount) return std::nullopt;
     const std::optional<Term> previous = value(before, side, depth + 1);
     if (!previous) return std::nullopt;
-    switch (op) {
-      case clang::BO_Add: return solver_.mkBVAdd(*previous, *amount);
-      case clang::BO_Sub: return solver_.mkBVSub(*previous, *amount);
-      case clang::BO_Mul: return solver_.mkBVMul(*previous, *amount);
-      case clang::BO_And: return solver_.mkBVAnd(*previous, *amount);
-      case clang::BO_Or: return solver_.mkBVOr(*previous, *amount);
-      default: return solver_.mkBVXor(*previous, *amount);
-    }
+    return combine(op, *previous, *amount, var->getType()->isSignedIntegerOrEnumerationType());
   }
 
   // The value at one use of a variable, `owner`'s; true with it when the symbol is new.
@@ -566,18 +559,22 @@ class Encoder {
     auto left = value_as(op->getLHS(), type, side, depth + 1);
     auto right = value_as(op->getRHS(), type, side, depth + 1);
     if (!left || !right) return std::nullopt;
-    const bool sign = type->isSignedIntegerOrEnumerationType();
-    switch (op->getOpcode()) {
-      case clang::BO_Add: return solver_.mkBVAdd(*left, *right);
-      case clang::BO_Sub: return solver_.mkBVSub(*left, *right);
-      case clang::BO_Mul: return solver_.mkBVMul(*left, *right);
-      case clang::BO_Div: return sign ? solver_.mkBVSDiv(*left, *right) : solver_.mkBVUDiv(*left, *right);
-      case clang::BO_Rem: return sign ? solver_.mkBVSRem(*left, *right) : solver_.mkBVURem(*left, *right);
-      case clang::BO_And: return solver_.mkBVAnd(*left, *right);
-      case clang::BO_Or: return solver_.mkBVOr(*left, *right);
-      case clang::BO_Xor: return solver_.mkBVXor(*left, *right);
-      case clang::BO_Shl: return solver_.mkBVShl(*left, *right);
-      case clang::BO_Shr: return sign ? solver_.mkBVAshr(*left, *right) : solver_.mkBVLshr(*left, *right);
+    return combine(op->getOpcode(), *left, *right, type->isSignedIntegerOrEnumerationType());
+  }
+
+  // `left op right` in the operands' width; nullopt for an operator that is not arithmetic.
+  std::optional<Term> combine(clang::BinaryOperatorKind op, Term left, Term right, bool sign) {
+    switch (op) {
+      case clang::BO_Add: return solver_.mkBVAdd(left, right);
+      case clang::BO_Sub: return solver_.mkBVSub(left, right);
+      case clang::BO_Mul: return solver_.mkBVMul(left, right);
+      case clang::BO_Div: return sign ? solver_.mkBVSDiv(left, right) : solver_.mkBVUDiv(left, right);
+      case clang::BO_Rem: return sign ? solver_.mkBVSRem(left, right) : solver_.mkBVURem(left, right);
+      case clang::BO_And: return solver_.mkBVAnd(left, right);
+      case clang::BO_Or: return solver_.mkBVOr(left, right);
+      case clang::BO_Xor: return solver_.mkBVXor(left, right);
+      case clang::BO_Shl: return solver_.mkBVShl(left, right);
+      case clang::BO_Shr: return sign ? solver_.mkBVAshr(left, right) : solver_.mkBVLshr(left, right);
       default: return std::nullopt;
     }
   }

@@ -77,12 +77,11 @@ std::string read_type(const clang::VarDecl* var, clang::ASTContext& context, Con
   return "";
 }
 
-std::string device_symbol(const clang::VarDecl* var, clang::ASTContext& context) {
-  const std::unique_ptr<clang::MangleContext> mangler(context.createMangleContext());
-  if (!mangler->shouldMangleDeclName(var)) return var->getNameAsString();
+std::string device_symbol(const clang::VarDecl* var, clang::MangleContext& mangler) {
+  if (!mangler.shouldMangleDeclName(var)) return var->getNameAsString();
   std::string symbol;
   llvm::raw_string_ostream out(symbol);
-  mangler->mangleName(clang::GlobalDecl(var), out);
+  mangler.mangleName(clang::GlobalDecl(var), out);
   return symbol;
 }
 
@@ -92,6 +91,7 @@ std::vector<ConstantTable> find_constant_tables(clang::ASTContext& context, cons
   TableFinder finder(context.getSourceManager());
   finder.TraverseDecl(context.getTranslationUnitDecl());
   std::vector<ConstantTable> tables;
+  const std::unique_ptr<clang::MangleContext> mangler(context.createMangleContext());
   for (const clang::VarDecl* var : finder.tables) {
     if (var->isInvalidDecl()) continue;  // Clang has said why
     ConstantTable table;
@@ -101,7 +101,7 @@ std::vector<ConstantTable> find_constant_tables(clang::ASTContext& context, cons
     for (const clang::NamespaceDecl* ns : enclosing_namespaces(var)) table.namespace_path.push_back(ns->getNameAsString());
     table.problem = placement_problem(var, modules, table.namespace_path);
     if (table.problem.empty()) table.problem = read_type(var, context, table);
-    if (table.problem.empty()) table.symbol = device_symbol(var, context);
+    if (table.problem.empty()) table.symbol = device_symbol(var, *mangler);
     tables.push_back(std::move(table));
   }
   return tables;
